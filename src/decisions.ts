@@ -1,0 +1,206 @@
+/**
+ * The four decisions a hook can issue, their constructors and their guard.
+ *
+ * Decisions are frozen plain objects discriminated by `kind`, so they can be compared, logged and
+ * returned as literals (`{ kind: 'continue' }`) as well as built with the constructors below.
+ */
+import type { ToolArgs } from './hook.js';
+
+/** Let the tool call go on unchanged. */
+export interface Continue {
+  readonly kind: 'continue';
+}
+
+/** Do not run the tool; the call's result is `stubResult`. */
+export interface Skip {
+  readonly kind: 'skip';
+  readonly reason: string;
+  readonly stubResult: unknown;
+}
+
+/** Run with other arguments (merged over the original ones), another tool, or both. */
+export interface Redirect {
+  readonly kind: 'redirect';
+  readonly newArgs?: Readonly<Record<string, unknown>>;
+  readonly newTool?: string;
+  readonly reason: string;
+}
+
+/** Stop the tool call: the flow raises {@link HookAbortError} with this reason. */
+export interface Abort {
+  readonly kind: 'abort';
+  readonly reason: string;
+}
+
+/** What a hook decides about a tool call. */
+export type HookDecision = Continue | Skip | Redirect | Abort;
+
+/** The kind of a decision: `'continue' | 'skip' | 'redirect' | 'abort'`. */
+export type DecisionKind = HookDecision['kind'];
+
+/**
+ * The decision to let a tool call proceed. Returning nothing from a hook means the same.
+ *
+ * @example
+ * ```ts
+ * const hook = { beforeTool: () => CONTINUE };
+ * ```
+ */
+export const CONTINUE: Continue = Object.freeze({ kind: 'continue' });
+
+/**
+ * Skip the tool: it never runs and the call returns `stubResult` (default `''`).
+ *
+ * @example
+ * ```ts
+ * const cache = { beforeTool: (tool, args) => (hit(args) ? skip('cache hit', cached(args)) : undefined) };
+ * ```
+ */
+export function skip(reason: string, stubResult: unknown = ''): Skip {
+  requireString(reason, 'skip(reason)');
+  return Object.freeze({ kind: 'skip', reason, stubResult });
+}
+
+/**
+ * Redirect the call: run it with `newArgs` merged over the original arguments, and/or run `newTool`
+ * instead of the requested tool.
+ *
+ * @throws TypeError when neither `newArgs` nor `newTool` is given.
+ * @example
+ * ```ts
+ * redirect({ newTool: 'sandbox_shell', reason: 'untrusted command' });
+ * redirect({ newArgs: { limit: 10 } });
+ * ```
+ */
+export function redirect(target: {
+  newArgs?: Record<string, unknown> | undefined;
+  newTool?: string | undefined;
+  reason?: string | undefined;
+}): Redirect {
+  if (target === null || typeof target !== 'object') {
+    throw new TypeError('redirect() takes an object: redirect({ newArgs, newTool, reason })');
+  }
+  const { newArgs, newTool, reason = '' } = target;
+  if (newArgs === undefined && newTool === undefined) {
+    throw new TypeError('redirect() needs newArgs or newTool: redirect({ newArgs: {...} }) or redirect({ newTool: "name" })');
+  }
+  if (newArgs !== undefined && !isPlainObject(newArgs)) {
+    throw new TypeError('redirect(): newArgs must be a plain object of arguments');
+  }
+  if (newTool !== undefined && (typeof newTool !== 'string' || newTool.length === 0)) {
+    throw new TypeError('redirect(): newTool must be a non-empty tool name');
+  }
+  requireString(reason, 'redirect(): reason');
+  const decision: { kind: 'redirect'; reason: string; newArgs?: Readonly<ToolArgs>; newTool?: string } = {
+    kind: 'redirect',
+    reason,
+  };
+  if (newArgs !== undefined) decision.newArgs = Object.freeze(copyArgs(newArgs));
+  if (newTool !== undefined) decision.newTool = newTool;
+  return Object.freeze(decision);
+}
+
+/**
+ * Abort the call: the flow raises {@link HookAbortError} with this reason, and no later hook runs.
+ *
+ * @example
+ * ```ts
+ * const gate = { beforeTool: (tool, args) => (String(args.cmd).includes('rm -rf') ? abort('destructive command') : undefined) };
+ * ```
+ */
+export function abort(reason: string): Abort {
+  requireString(reason, 'abort(reason)');
+  return Object.freeze({ kind: 'abort', reason });
+}
+
+/**
+ * Whether `value` is a well-formed decision: one built by the constructors, or a plain literal of the
+ * same shape (`{ kind: 'skip', reason: 'cached', stubResult: 42 }`). A Redirect needs a target.
+ *
+ * @example
+ * ```ts
+ * isHookDecision({ kind: 'abort', reason: 'no' }); // true
+ * isHookDecision({ kind: 'redirect' });            // false: no newArgs or newTool
+ * ```
+ */
+export function isHookDecision(value: unknown): value is HookDecision {
+  return describeInvalidDecision(value) === undefined;
+}
+
+/**
+ * Why `value` is not a decision, or `undefined` when it is one. Used by the runner to name the problem
+ * in the `toolhooks.hook.error` event.
+ * @internal
+ */
+export function describeInvalidDecision(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return `expected a decision object, got ${typeName(value)}`;
+  const v = value as Record<string, unknown>;
+  switch (v.kind) {
+    case 'continue':
+      return undefined;
+    case 'skip':
+      return typeof v.reason === 'string' ? undefined : 'a skip decision needs a string reason';
+    case 'abort':
+      return typeof v.reason === 'string' ? undefined : 'an abort decision needs a string reason';
+    case 'redirect': {
+      if (v.newArgs === undefined && v.newTool === undefined) return 'a redirect decision needs newArgs or newTool';
+      if (v.newArgs !== undefined && !isPlainObject(v.newArgs)) return 'a redirect decision\'s newArgs must be a plain object';
+      if (v.newTool !== undefined && (typeof v.newTool !== 'string' || v.newTool.length === 0)) {
+        return 'a redirect decision\'s newTool must be a non-empty string';
+      }
+      if (v.reason !== undefined && typeof v.reason !== 'string') return 'a redirect decision\'s reason must be a string';
+      return undefined;
+    }
+    default:
+      return `unknown decision kind ${JSON.stringify(String(v.kind))}`;
+  }
+}
+
+/**
+ * The frozen, normalised form of a well-formed decision (literals get their defaults filled in).
+ * @internal
+ */
+export function normaliseDecision(value: HookDecision): HookDecision {
+  if (Object.isFrozen(value)) return value;
+  switch (value.kind) {
+    case 'continue':
+      return CONTINUE;
+    case 'skip':
+      return skip(value.reason, 'stubResult' in value ? value.stubResult : '');
+    case 'abort':
+      return abort(value.reason);
+    case 'redirect':
+      return redirect({ newArgs: value.newArgs as ToolArgs | undefined, newTool: value.newTool, reason: value.reason });
+  }
+}
+
+/** @internal */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A shallow copy of an argument object that keeps own `__proto__` keys as data instead of letting
+ * them change the copy's prototype.
+ * @internal
+ */
+export function copyArgs(source: Readonly<Record<string, unknown>>): ToolArgs {
+  const copy: ToolArgs = {};
+  for (const key of Object.keys(source)) {
+    Object.defineProperty(copy, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
+
+/** @internal */
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+function requireString(value: unknown, what: string): void {
+  if (typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${typeName(value)}`);
+}

@@ -1,0 +1,159 @@
+/**
+ * The hook interface: what a user implements to take part in tool calls, and what it is given.
+ */
+import type { DecisionKind, HookDecision } from './decisions.js';
+
+/** A tool call's arguments. */
+export type ToolArgs = Record<string, unknown>;
+
+/** A value, or a promise of it: hooks may be synchronous or asynchronous. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** The runner phase a hook method belongs to. */
+export type Phase = 'before_tool' | 'after_tool' | 'on_error';
+
+/**
+ * How a hook failed:
+ * - `threw`: it threw or its promise rejected (with any value);
+ * - `timeout`: it did not settle within its timeout;
+ * - `invalid_decision`: it returned something that is not a well-formed decision;
+ * - `invalid_redirect_target`: it redirected to a tool the flow does not know.
+ */
+export type HookErrorKind = 'threw' | 'timeout' | 'invalid_decision' | 'invalid_redirect_target';
+
+/**
+ * How a tool call ended:
+ * - `completed`: the tool ran and its result stands (after any re-executions);
+ * - `skipped`: a before_tool Skip returned a stub instead;
+ * - `recovered`: the tool failed and an onError Skip or a retry produced the result;
+ * - `aborted`: a {@link HookAbortError} ended the call;
+ * - `failed`: the tool's error escaped.
+ */
+export type Outcome = 'completed' | 'skipped' | 'recovered' | 'aborted' | 'failed';
+
+/** What to do when a hook throws, times out or returns junk: go on (`open`) or abort the call (`closed`). */
+export type FailureMode = 'open' | 'closed';
+
+/** Which tools a hook applies to: a list of names, a pattern, or a predicate. */
+export type ToolMatcher = readonly string[] | RegExp | ((toolName: string) => boolean);
+
+/** What a hook method is given besides the call itself. */
+export interface HookContext {
+  /** Aborted when the hook's timeout expires (or the caller's signal aborts): stop work when it fires. */
+  readonly signal: AbortSignal;
+  /** The phase being run. */
+  readonly phase: Phase;
+  /** The executor attempt this phase belongs to (1 for the first run). */
+  readonly attempt: number;
+  /** The tool call's id, when the caller knows it (e.g. the model's tool call id). */
+  readonly callId?: string;
+}
+
+/** One invoked hook's part in a phase, as observers see it. */
+export interface PhaseHookRecord {
+  /** The hook's telemetry name. */
+  readonly hook: string;
+  /** What it decided, or `'error'` when it failed. */
+  readonly decision: DecisionKind | 'error';
+  /** Its reason, for a decision that has one. */
+  readonly reason?: string;
+  /** The redirect target tool, for a Redirect with `newTool`. */
+  readonly newTool?: string;
+  /** How long it took. */
+  readonly durationMs: number;
+}
+
+/** A decision that lost to an earlier one in the same phase. */
+export interface ShadowedDecision {
+  readonly hook: string;
+  readonly decision: DecisionKind;
+  readonly reason?: string;
+}
+
+/** A hook failure the runner swallowed. */
+export interface HookFailure {
+  readonly hook: string;
+  readonly kind: HookErrorKind;
+  /** What was thrown, or an Error describing the timeout or the invalid value. */
+  readonly error: unknown;
+}
+
+/** The outcome of one runner phase, delivered to every observer (`onEvent`). */
+export interface PhaseEvent {
+  readonly type: 'phase';
+  readonly phase: Phase;
+  readonly toolName: string;
+  /** The decision the phase returned (an after_tool Skip shows as `continue`). */
+  readonly decision: DecisionKind;
+  /** The hook whose decision won, when it is not `continue`. */
+  readonly winner?: string;
+  readonly hooks: readonly PhaseHookRecord[];
+  readonly shadowed: readonly ShadowedDecision[];
+  readonly errors: readonly HookFailure[];
+  readonly durationMs: number;
+  readonly callId?: string;
+}
+
+/** The outcome of one flow call (one `execute_tool` span), delivered to every observer. */
+export interface ToolEvent {
+  readonly type: 'tool';
+  readonly toolName: string;
+  /** The tool that produced the result: differs from `toolName` after a Redirect with `newTool`. */
+  readonly effectiveToolName: string;
+  readonly outcome: Outcome;
+  readonly durationMs: number;
+  /** `HookAbortError`, the error's class name, or `_OTHER`, for `aborted` and `failed`. */
+  readonly errorType?: string;
+  /** The abort reason, for `aborted`. */
+  readonly reason?: string;
+  readonly retries: number;
+  readonly reexecutions: number;
+  readonly callId?: string;
+}
+
+/** What observers (`onEvent`) receive. */
+export type ToolHookEvent = PhaseEvent | ToolEvent;
+
+/**
+ * A hook around tool calls. Every member is optional; methods may be sync or async and may return
+ * nothing (meaning Continue).
+ *
+ * @typeParam S - the agent state passed through to hooks.
+ * @example
+ * ```ts
+ * const policy: ToolHook = {
+ *   name: 'policy',
+ *   tools: ['shell'],
+ *   failureMode: 'closed',
+ *   beforeTool(tool, args) {
+ *     if (String(args.cmd).startsWith('rm ')) return abort('destructive shell command');
+ *   },
+ * };
+ * ```
+ */
+export interface ToolHook<S = unknown> {
+  /** The name used in telemetry. Default: the constructor name (not `Object`), else `hook#<index>`. */
+  readonly name?: string;
+  /** Which tools this hook applies to (its decision methods and `onEvent`). Default: all tools. */
+  readonly tools?: ToolMatcher;
+  /** Overrides the runner's per-invocation timeout, in milliseconds; 0 means none. */
+  readonly timeoutMs?: number;
+  /** Overrides the runner's failure mode; `'closed'` turns a crash or timeout into an Abort. */
+  readonly failureMode?: FailureMode;
+  beforeTool?(toolName: string, args: ToolArgs, state: S, ctx: HookContext): MaybePromise<HookDecision | void>;
+  afterTool?(
+    toolName: string,
+    args: ToolArgs,
+    result: unknown,
+    state: S,
+    durationMs: number,
+    ctx: HookContext,
+  ): MaybePromise<HookDecision | void>;
+  onError?(toolName: string, args: ToolArgs, error: unknown, state: S, ctx: HookContext): MaybePromise<HookDecision | void>;
+  /**
+   * Observer channel: sees every phase outcome and every tool outcome, whatever this hook's place in
+   * the chain. Called synchronously in the span context of the phase or call; what it throws is
+   * recorded and swallowed.
+   */
+  onEvent?(event: ToolHookEvent): void;
+}

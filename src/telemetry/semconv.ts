@@ -1,0 +1,81 @@
+/**
+ * Every telemetry name toolhooks emits: span, event, attribute, metric and log field names.
+ * Dashboards and alerts depend on these strings; change them only with the contract (SPEC §4).
+ *
+ * The `gen_ai.*` names are copied from the OpenTelemetry GenAI semantic conventions (still in
+ * development upstream) rather than imported, so an upstream rename cannot silently change ours.
+ */
+
+/** Tracer and meter name. */
+export const INSTRUMENTATION_NAME = 'toolhooks';
+
+// Spans
+export const SPAN_EXECUTE_TOOL_PREFIX = 'execute_tool';
+export const SPAN_BEFORE_TOOL = 'toolhooks.before_tool';
+export const SPAN_AFTER_TOOL = 'toolhooks.after_tool';
+export const SPAN_ON_ERROR = 'toolhooks.on_error';
+export const SPAN_EXECUTE = 'toolhooks.execute';
+
+// Span events
+export const EVENT_HOOK_DECISION = 'toolhooks.hook.decision';
+export const EVENT_HOOK_DECISION_SHADOWED = 'toolhooks.hook.decision.shadowed';
+export const EVENT_HOOK_ERROR = 'toolhooks.hook.error';
+
+// GenAI semantic-convention attributes
+export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
+export const ATTR_GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
+export const ATTR_GEN_AI_TOOL_TYPE = 'gen_ai.tool.type';
+export const ATTR_GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id';
+export const ATTR_GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
+export const ATTR_GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
+export const GEN_AI_OPERATION_EXECUTE_TOOL = 'execute_tool';
+export const GEN_AI_TOOL_TYPE_FUNCTION = 'function';
+
+// General semantic-convention attributes
+export const ATTR_ERROR_TYPE = 'error.type';
+export const ERROR_TYPE_OTHER = '_OTHER';
+export const ATTR_EXCEPTION_TYPE = 'exception.type';
+export const ATTR_EXCEPTION_MESSAGE = 'exception.message';
+export const ATTR_EXCEPTION_STACKTRACE = 'exception.stacktrace';
+
+// toolhooks attributes
+export const ATTR_OUTCOME = 'toolhooks.outcome';
+export const ATTR_REDIRECTED = 'toolhooks.redirected';
+export const ATTR_TOOL_EFFECTIVE_NAME = 'toolhooks.tool.effective_name';
+export const ATTR_RETRIES = 'toolhooks.retries';
+export const ATTR_REEXECUTIONS = 'toolhooks.reexecutions';
+export const ATTR_ATTEMPT = 'toolhooks.attempt';
+export const ATTR_PHASE = 'toolhooks.phase';
+export const ATTR_DECISION = 'toolhooks.decision';
+export const ATTR_DECISION_HOOK = 'toolhooks.decision.hook';
+export const ATTR_DECISION_REASON = 'toolhooks.decision.reason';
+export const ATTR_DECISION_WINNER = 'toolhooks.decision.winner';
+export const ATTR_DECISION_SHADOWED = 'toolhooks.decision.shadowed';
+export const ATTR_HOOKS_INVOKED = 'toolhooks.hooks.invoked';
+export const ATTR_DECISIONS_SHADOWED = 'toolhooks.decisions.shadowed';
+export const ATTR_HOOK_ERRORS = 'toolhooks.hook.errors';
+export const ATTR_HOOK_NAME = 'toolhooks.hook.name';
+export const ATTR_HOOK_INDEX = 'toolhooks.hook.index';
+export const ATTR_HOOK_DURATION_MS = 'toolhooks.hook.duration_ms';
+export const ATTR_HOOK_ERROR_KIND = 'toolhooks.hook.error.kind';
+export const ATTR_FAILURE_MODE = 'toolhooks.failure_mode';
+export const ATTR_REDIRECT_NEW_TOOL = 'toolhooks.redirect.new_tool';
+export const ATTR_REDIRECT_ARG_KEYS = 'toolhooks.redirect.arg_keys';
+/** Redirect arguments as a redacted JSON string; only with `capture.args` on. */
+export const ATTR_REDIRECT_ARGS = 'toolhooks.redirect.args';
+
+// Metrics (OTel names; Prometheus names in the comments)
+/** Histogram, seconds → `gen_ai_execute_tool_duration_seconds`. */
+export const METRIC_TOOL_DURATION = 'gen_ai.execute_tool.duration';
+/** Counter `{call}` → `toolhooks_tool_calls_total`. */
+export const METRIC_TOOL_CALLS = 'toolhooks.tool.calls';
+/** Counter `{decision}` → `toolhooks_hook_decisions_total`. */
+export const METRIC_HOOK_DECISIONS = 'toolhooks.hook.decisions';
+/** Counter `{error}` → `toolhooks_hook_errors_total`. */
+export const METRIC_HOOK_ERRORS = 'toolhooks.hook.errors';
+/** Histogram, seconds → `toolhooks_hook_duration_seconds`. */
+export const METRIC_HOOK_DURATION = 'toolhooks.hook.duration';
+/** Bucket boundaries of `gen_ai.execute_tool.duration` (GenAI semantic conventions). */
+export const TOOL_DURATION_BUCKETS: readonly number[] = Object.freeze([
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+]);
