@@ -31,3 +31,6 @@ export type {
   ShadowedDecision,
   HookFailure,
 } from './hook.js';
+export { HookRunner } from './runner.js';
+export type { HookRunnerOptions, RunOptions } from './runner.js';
+export type { CaptureOptions } from './telemetry/capture.js';

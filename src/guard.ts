@@ -1,0 +1,136 @@
+/**
+ * The one place user code is called from: hook methods, matchers, observers, state updaters.
+ * It turns whatever user code does — return, throw, reject, never settle — into a value the runner
+ * can reason about, and never lets it reach the tool path.
+ * @internal
+ */
+
+/** How a call to user code ended. */
+export type Settled =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly kind: 'threw' | 'timeout'; readonly error: unknown };
+
+/** The error that stands for a hook that did not settle in time. */
+export class HookTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
+    this.name = 'HookTimeoutError';
+  }
+}
+
+/**
+ * Calls `fn`. A synchronous result settles synchronously (no timer, no promise); a thenable is raced
+ * against `timeoutMs` (0 = no timeout), and `onTimeout` runs when the timer wins so the hook's
+ * AbortSignal can fire. A late rejection after a timeout is absorbed, never unhandled.
+ */
+export function callUser(fn: () => unknown, timeoutMs = 0, onTimeout?: () => void): Settled | Promise<Settled> {
+  let value: unknown;
+  try {
+    value = fn();
+    if (!isThenable(value)) return { ok: true, value };
+  } catch (error) {
+    return { ok: false, kind: 'threw', error };
+  }
+  return settleThenable(value, timeoutMs, onTimeout);
+}
+
+/** Calls an observer-style function whose return value is ignored; returns the error it threw, if any. */
+export function callObserver(fn: () => unknown): { error: unknown } | undefined {
+  try {
+    const value = fn();
+    if (isThenable(value)) {
+      // Observers are synchronous by contract; a promise they return is not awaited, but its
+      // rejection must not become an unhandled rejection in the host process.
+      Promise.resolve(value).catch(() => undefined);
+    }
+    return undefined;
+  } catch (error) {
+    return { error };
+  }
+}
+
+function settleThenable(value: PromiseLike<unknown>, timeoutMs: number, onTimeout?: () => void): Promise<Settled> {
+  return new Promise<Settled>((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (timeoutMs > 0) {
+      timer = setTimeout(() => {
+        resolve({ ok: false, kind: 'timeout', error: new HookTimeoutError(timeoutMs) });
+        try {
+          onTimeout?.();
+        } catch {
+          // aborting a signal runs the hook's own abort listeners; their errors are theirs
+        }
+      }, timeoutMs);
+      timer.unref();
+    }
+    try {
+      value.then(
+        (result) => {
+          if (timer !== undefined) clearTimeout(timer);
+          resolve({ ok: true, value: result });
+        },
+        (error: unknown) => {
+          if (timer !== undefined) clearTimeout(timer);
+          resolve({ ok: false, kind: 'threw', error });
+        },
+      );
+    } catch (error) {
+      if (timer !== undefined) clearTimeout(timer);
+      resolve({ ok: false, kind: 'threw', error });
+    }
+  });
+}
+
+/** Whether `value` is a promise or promise-like. Reading `then` on a hostile proxy may throw: callers guard. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** The message of anything thrown, without ever throwing itself. */
+export function errorMessage(error: unknown): string {
+  try {
+    if (error instanceof Error) return error.message;
+    return String(error);
+  } catch {
+    return '[unprintable error]';
+  }
+}
+
+/** The type name of anything thrown: the Error's class name, else its `typeof`. */
+export function errorTypeName(error: unknown): string {
+  try {
+    if (error instanceof Error) return error.constructor?.name || error.name || 'Error';
+    return error === null ? 'null' : typeof error;
+  } catch {
+    return typeof error;
+  }
+}
+
+/** Calls a synchronous user function (a matcher); returns what it returned or what it threw. */
+export function callSync<T>(fn: () => T): { ok: true; value: T } | { ok: false; error: unknown } {
+  try {
+    return { ok: true, value: fn() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** The error that stands for a hook return value that is not a decision. */
+export class InvalidHookDecisionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidHookDecisionError';
+  }
+}
+
+/** The error that stands for a Redirect to a tool the flow does not know. */
+export class InvalidRedirectTargetError extends Error {
+  constructor(readonly target: string) {
+    super(`redirect to unknown tool ${JSON.stringify(target)}`);
+    this.name = 'InvalidRedirectTargetError';
+  }
+}

@@ -1,0 +1,462 @@
+/**
+ * HookRunner: runs the registered hooks of one phase in order, aggregates their decisions (SPEC §2)
+ * and records the phase as a span with one event per decision, shadowed decision and hook error.
+ */
+import type { Span, Tracer } from '@opentelemetry/api';
+import { context, diag, trace } from '@opentelemetry/api';
+import type { HookDecision } from './decisions.js';
+import { CONTINUE, abort, describeInvalidDecision, isPlainObject, normaliseDecision, typeName } from './decisions.js';
+import { HookAbortError } from './errors.js';
+import type {
+  FailureMode,
+  HookErrorKind,
+  HookFailure,
+  Phase,
+  PhaseEvent,
+  PhaseHookRecord,
+  ShadowedDecision,
+  ToolArgs,
+  ToolEvent,
+  ToolHook,
+  ToolHookEvent,
+} from './hook.js';
+import type { HookEntry } from './hook-entry.js';
+import { checkFailureMode, checkTimeout, createHookEntry } from './hook-entry.js';
+import { InvocationContext } from './context.js';
+import type { Settled } from './guard.js';
+import {
+  InvalidHookDecisionError,
+  InvalidRedirectTargetError,
+  callObserver,
+  callSync,
+  callUser,
+  errorMessage,
+} from './guard.js';
+import type { Capture, CaptureOptions } from './telemetry/capture.js';
+import { resolveCapture } from './telemetry/capture.js';
+import { endPhaseSpan, recordDecision, recordHookError, recordShadowed, startPhaseSpan } from './telemetry/phase-span.js';
+import { INSTRUMENTATION_NAME } from './telemetry/semconv.js';
+import { VERSION } from './version.js';
+
+/** Options of a {@link HookRunner}. */
+export interface HookRunnerOptions<S = unknown> {
+  /** The hooks, run in this order. */
+  hooks?: ToolHook<S>[];
+  /** The tracer for phase spans. Default: `trace.getTracer('toolhooks', VERSION)` from the global API. */
+  tracer?: Tracer;
+  /** Per hook invocation, in milliseconds; 0 = none. Default 30 000. A hook's own `timeoutMs` wins. */
+  timeoutMs?: number;
+  /** What a failing hook means: `'open'` (default) goes on, `'closed'` aborts the call. A hook's own wins. */
+  failureMode?: FailureMode;
+  /** What tool values may be recorded; default: none. */
+  capture?: CaptureOptions;
+}
+
+/** Per-call options of the run methods. */
+export interface RunOptions {
+  /** The tool call's id, passed to hooks and recorded as `gen_ai.tool.call.id` by the flows. */
+  callId?: string;
+  /** The executor attempt this phase belongs to (1-based). Default 1. */
+  attempt?: number;
+  /** Aborts every hook's `ctx.signal` when it aborts (e.g. the agent run was cancelled). */
+  signal?: AbortSignal;
+  /**
+   * The tools a Redirect's `newTool` may name. When given, any other target is a hook error of kind
+   * `invalid_redirect_target`. When omitted, every target is accepted.
+   */
+  knownTools?: ReadonlySet<string> | readonly string[];
+}
+
+/** What the flows need from a runner and users never see. @internal */
+export interface RunnerInternals {
+  readonly tracer: Tracer;
+  readonly capture: Capture;
+  readonly hasObservers: boolean;
+  notify(event: ToolEvent, span: Span | undefined): void;
+}
+
+const internals = new WeakMap<object, RunnerInternals>();
+
+/** The flows' access to a runner's internals; a TypeError naming `hooks` for anything that is not a runner. @internal */
+export function runnerInternals(runner: unknown, where: string): RunnerInternals {
+  const found = typeof runner === 'object' && runner !== null ? internals.get(runner) : undefined;
+  if (found === undefined) throw new TypeError(`${where}: hooks must be a HookRunner, got ${typeName(runner)}`);
+  return found;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const PHASES: readonly Phase[] = ['before_tool', 'after_tool', 'on_error'];
+const PHASE_METHOD = { before_tool: 'beforeTool', after_tool: 'afterTool', on_error: 'onError' } as const;
+const PHASE_API = { before_tool: 'runBefore', after_tool: 'runAfter', on_error: 'runError' } as const;
+
+type Invoke<S> = (hook: ToolHook<S>, ctx: InvocationContext) => unknown;
+
+/** The hooks of one phase that apply to a tool, with the failures of matchers that threw. */
+interface Matched<S> {
+  readonly entries: readonly HookEntry<S>[];
+  readonly matcherErrors: Map<HookEntry<S>, unknown> | undefined;
+}
+
+/** A hook's outcome once its return value has been checked. */
+type Verdict = { readonly decision: HookDecision } | { readonly kind: HookErrorKind; readonly error: unknown };
+
+/**
+ * Runs hooks around tool calls and aggregates their decisions: hooks run in registration order, the
+ * first Abort raises {@link HookAbortError} at once, otherwise the first non-Continue decision wins and
+ * later ones are recorded as shadowed. A hook that throws, times out or returns junk is recorded and
+ * swallowed (or aborts the call when fail-closed). The runner never throws anything but
+ * `HookAbortError` — and a TypeError for a caller's misuse.
+ *
+ * @typeParam S - the agent state passed through to hooks.
+ * @example
+ * ```ts
+ * const runner = new HookRunner({ hooks: [policy, cache], timeoutMs: 5_000 });
+ * const decision = await runner.runBefore('shell', { cmd: 'ls' }, state);
+ * if (decision.kind === 'skip') return decision.stubResult;
+ * ```
+ */
+export class HookRunner<S = unknown> {
+  /** The registered hooks, in order. */
+  readonly hooks: readonly ToolHook<S>[];
+  readonly #byPhase: Record<Phase, readonly HookEntry<S>[]>;
+  /** Per phase: true when no hook of that phase has a `tools` matcher, so matching needs no work. */
+  readonly #matchAll: Record<Phase, boolean>;
+  readonly #observers: readonly HookEntry<S>[];
+  readonly #tracer: Tracer;
+  readonly #capture: Capture;
+
+  constructor(hooksOrOptions?: ToolHook<S>[] | HookRunnerOptions<S>) {
+    const options = readOptions(hooksOrOptions);
+    const timeoutMs =
+      options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : checkTimeout(options.timeoutMs, 'HookRunner: timeoutMs');
+    const failureMode =
+      options.failureMode === undefined ? 'open' : checkFailureMode(options.failureMode, 'HookRunner: failureMode');
+    if (options.tracer !== undefined && typeof (options.tracer as { startSpan?: unknown }).startSpan !== 'function') {
+      throw new TypeError('HookRunner: tracer must be an OpenTelemetry Tracer (with startSpan)');
+    }
+    const hooks = options.hooks ?? [];
+    if (!Array.isArray(hooks)) throw new TypeError(`HookRunner: hooks must be an array, got ${typeName(hooks)}`);
+    const entries = hooks.map((hook, index) => createHookEntry(hook, index, { timeoutMs, failureMode }));
+    this.hooks = Object.freeze([...hooks]);
+    const byPhase = {} as Record<Phase, readonly HookEntry<S>[]>;
+    const matchAll = {} as Record<Phase, boolean>;
+    for (const phase of PHASES) {
+      const method = PHASE_METHOD[phase];
+      byPhase[phase] = entries.filter((entry) => entry.hook[method] !== undefined);
+      matchAll[phase] = byPhase[phase].every((entry) => entry.matches === undefined);
+    }
+    this.#byPhase = byPhase;
+    this.#matchAll = matchAll;
+    this.#observers = entries.filter((entry) => entry.hook.onEvent !== undefined);
+    this.#tracer = options.tracer ?? trace.getTracer(INSTRUMENTATION_NAME, VERSION);
+    this.#capture = resolveCapture(options.capture);
+    internals.set(this, {
+      tracer: this.#tracer,
+      capture: this.#capture,
+      hasObservers: this.#observers.length > 0,
+      notify: (event, span) => this.#notify(event, event.toolName, span),
+    });
+  }
+
+  /**
+   * Runs the `beforeTool` hooks. Returns the winning decision; throws {@link HookAbortError} on Abort.
+   *
+   * @example
+   * ```ts
+   * const decision = await runner.runBefore('search', { q: 'otel' }, state, { callId: 'call_1' });
+   * ```
+   */
+  runBefore(toolName: string, args: ToolArgs, state: S, opts?: RunOptions): Promise<HookDecision> {
+    return this.#run('before_tool', toolName, args, (hook, ctx) => hook.beforeTool?.(toolName, args, state, ctx), opts);
+  }
+
+  /**
+   * Runs the `afterTool` hooks with the tool's result. A winning Skip has no meaning after the tool
+   * ran: it is recorded, warned about and returned as Continue.
+   *
+   * @example
+   * ```ts
+   * const decision = await runner.runAfter('search', args, result, state, 12.5);
+   * if (decision.kind === 'redirect') rerun({ ...args, ...decision.newArgs });
+   * ```
+   */
+  runAfter(
+    toolName: string,
+    args: ToolArgs,
+    result: unknown,
+    state: S,
+    durationMs: number,
+    opts?: RunOptions,
+  ): Promise<HookDecision> {
+    return this.#run(
+      'after_tool',
+      toolName,
+      args,
+      (hook, ctx) => hook.afterTool?.(toolName, args, result, state, durationMs, ctx),
+      opts,
+    );
+  }
+
+  /**
+   * Runs the `onError` hooks with the tool's error: Redirect retries, Skip recovers with a stub,
+   * Abort stops, Continue lets the error propagate (the flows act on it).
+   *
+   * @example
+   * ```ts
+   * const decision = await runner.runError('search', args, error, state);
+   * ```
+   */
+  runError(toolName: string, args: ToolArgs, error: unknown, state: S, opts?: RunOptions): Promise<HookDecision> {
+    return this.#run('on_error', toolName, args, (hook, ctx) => hook.onError?.(toolName, args, error, state, ctx), opts);
+  }
+
+  async #run(phase: Phase, toolName: string, args: ToolArgs, invoke: Invoke<S>, opts: RunOptions | undefined): Promise<HookDecision> {
+    checkCall(PHASE_API[phase], toolName, args, opts);
+    const candidates = this.#byPhase[phase];
+    if (candidates.length === 0) return CONTINUE;
+    const matched = this.#match(phase, candidates, toolName);
+    if (matched.entries.length === 0) return CONTINUE;
+    const span = startPhaseSpan(this.#tracer, phase, toolName);
+    if (span === undefined) return this.#aggregate(phase, toolName, matched, invoke, opts, undefined);
+    return context.with(trace.setSpan(context.active(), span), () =>
+      this.#aggregate(phase, toolName, matched, invoke, opts, span),
+    );
+  }
+
+  #match(phase: Phase, candidates: readonly HookEntry<S>[], toolName: string): Matched<S> {
+    if (this.#matchAll[phase]) return { entries: candidates, matcherErrors: undefined };
+    const entries: HookEntry<S>[] = [];
+    let matcherErrors: Map<HookEntry<S>, unknown> | undefined;
+    for (const entry of candidates) {
+      const matches = entry.matches;
+      if (matches === undefined) {
+        entries.push(entry);
+        continue;
+      }
+      const result = callSync(() => matches(toolName));
+      if (result.ok && !result.value) continue;
+      // A matcher that throws cannot say the hook does not apply: for a fail-closed gate the safe
+      // reading is that it does, and fails.
+      entries.push(entry);
+      if (!result.ok) (matcherErrors ??= new Map()).set(entry, result.error);
+    }
+    return { entries, matcherErrors };
+  }
+
+  async #aggregate(
+    phase: Phase,
+    toolName: string,
+    matched: Matched<S>,
+    invoke: Invoke<S>,
+    opts: RunOptions | undefined,
+    span: Span | undefined,
+  ): Promise<HookDecision> {
+    const phaseStarted = performance.now();
+    const observe = this.#observers.length > 0;
+    const records: PhaseHookRecord[] | undefined = observe ? [] : undefined;
+    const shadowed: ShadowedDecision[] | undefined = observe ? [] : undefined;
+    const errors: HookFailure[] | undefined = observe ? [] : undefined;
+    let shadowedCount = 0;
+    let errorCount = 0;
+    let winner: HookEntry<S> | undefined;
+    let winning: HookDecision = CONTINUE;
+    let abortCause: { cause: unknown } | undefined;
+
+    for (const entry of matched.entries) {
+      const started = performance.now();
+      const verdict = await this.#invoke(phase, toolName, entry, matched.matcherErrors, invoke, opts);
+      const durationMs = performance.now() - started;
+      let decision: HookDecision;
+      let failed: { cause: unknown } | undefined;
+      if ('decision' in verdict) {
+        decision = verdict.decision;
+      } else {
+        errorCount += 1;
+        failed = { cause: verdict.error };
+        decision = this.#failure(phase, toolName, entry, verdict.kind, verdict.error, span);
+        errors?.push({ hook: entry.name, kind: verdict.kind, error: verdict.error });
+      }
+      if (span !== undefined) recordDecision(span, this.#capture, entry.name, entry.index, decision, durationMs);
+      records?.push(hookRecord(entry.name, failed === undefined ? decision : undefined, durationMs));
+
+      if (decision.kind === 'continue') continue;
+      if (winner === undefined || decision.kind === 'abort') {
+        // An Abort wins even over an earlier Skip/Redirect, which it shadows.
+        if (winner !== undefined && winning.kind !== 'continue') {
+          shadowedCount += 1;
+          if (span !== undefined) recordShadowed(span, this.#capture, winner.name, winning, entry.name);
+          shadowed?.push(shadowedRecord(winner.name, winning));
+        }
+        winner = entry;
+        winning = decision;
+        if (decision.kind === 'abort') {
+          abortCause = failed;
+          break;
+        }
+        continue;
+      }
+      shadowedCount += 1;
+      if (span !== undefined) recordShadowed(span, this.#capture, entry.name, decision, winner.name);
+      shadowed?.push(shadowedRecord(entry.name, decision));
+    }
+
+    if (phase === 'after_tool' && winning.kind === 'skip' && winner !== undefined) {
+      diag.warn(
+        `toolhooks: hook "${winner.name}" returned Skip in after_tool for tool "${toolName}"; ` +
+          'the tool has already run, so the Skip is ignored and treated as Continue',
+      );
+      winning = CONTINUE;
+      winner = undefined;
+    }
+    const winnerName = winning.kind === 'continue' ? undefined : winner?.name;
+    if (records !== undefined && shadowed !== undefined && errors !== undefined) {
+      const event: PhaseEvent = {
+        type: 'phase',
+        phase,
+        toolName,
+        decision: winning.kind,
+        ...(winnerName === undefined ? {} : { winner: winnerName }),
+        hooks: records,
+        shadowed,
+        errors,
+        durationMs: performance.now() - phaseStarted,
+        ...(opts?.callId === undefined ? {} : { callId: opts.callId }),
+      };
+      // Observers run before the span ends, so what they throw is recorded on it.
+      this.#notify(event, toolName, span);
+    }
+    if (span !== undefined) {
+      endPhaseSpan(span, winning.kind, winnerName, matched.entries.length, shadowedCount, errorCount);
+    }
+    if (winning.kind === 'abort') {
+      throw new HookAbortError(winning.reason, winnerName, abortCause);
+    }
+    return winning;
+  }
+
+  /** Calls one hook through the guard and checks what it returned. */
+  async #invoke(
+    phase: Phase,
+    toolName: string,
+    entry: HookEntry<S>,
+    matcherErrors: Map<HookEntry<S>, unknown> | undefined,
+    invoke: Invoke<S>,
+    opts: RunOptions | undefined,
+  ): Promise<Verdict> {
+    if (matcherErrors?.has(entry) === true) return { kind: 'threw', error: matcherErrors.get(entry) };
+    const ctx = new InvocationContext(phase, opts?.attempt ?? 1, opts?.callId, opts?.signal);
+    let settled: Settled | Promise<Settled> = callUser(() => invoke(entry.hook, ctx), entry.timeoutMs, () =>
+      ctx.abort(new Error(`hook "${entry.name}" timed out after ${entry.timeoutMs} ms`)),
+    );
+    if (settled instanceof Promise) settled = await settled;
+    if (!settled.ok) return { kind: settled.kind, error: settled.error };
+    return checkDecision(settled.value, entry.name, toolName, opts?.knownTools);
+  }
+
+  /** Records and reports a swallowed hook failure; returns Continue, or an Abort for a fail-closed hook. */
+  #failure(
+    phase: Phase,
+    toolName: string,
+    entry: HookEntry<S>,
+    kind: HookErrorKind,
+    error: unknown,
+    span: Span | undefined,
+  ): HookDecision {
+    const message = this.#capture.limit(errorMessage(error));
+    const closed = entry.failureMode === 'closed';
+    diag.warn(
+      `toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${kind}: ${message}); ` +
+        (closed ? 'failureMode is closed, so the call is aborted' : 'treated as Continue'),
+    );
+    if (span !== undefined) recordHookError(span, this.#capture, entry.name, kind, error, entry.failureMode);
+    return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
+  }
+
+  /** Delivers an event to every observer whose matcher accepts the tool; their errors are swallowed. */
+  #notify(event: ToolHookEvent, toolName: string, span: Span | undefined): void {
+    for (const entry of this.#observers) {
+      const matches = entry.matches;
+      if (matches !== undefined) {
+        const result = callSync(() => matches(toolName));
+        if (!result.ok || !result.value) continue;
+      }
+      const onEvent = entry.hook.onEvent;
+      if (onEvent === undefined) continue;
+      const failure = callObserver(() => onEvent.call(entry.hook, event));
+      if (failure === undefined) continue;
+      diag.warn(
+        `toolhooks: observer "${entry.name}" threw in onEvent (${event.type} event for tool "${toolName}"): ` +
+          this.#capture.limit(errorMessage(failure.error)),
+      );
+      if (span !== undefined) recordHookError(span, this.#capture, entry.name, 'threw', failure.error, 'open');
+    }
+  }
+}
+
+function readOptions<S>(value: ToolHook<S>[] | HookRunnerOptions<S> | undefined): HookRunnerOptions<S> {
+  if (value === undefined) return {};
+  if (Array.isArray(value)) return { hooks: value };
+  if (isPlainObject(value)) return value as HookRunnerOptions<S>;
+  throw new TypeError(
+    `HookRunner takes an array of hooks or an options object ({ hooks, tracer, timeoutMs, failureMode, capture }), got ${typeName(value)}`,
+  );
+}
+
+function checkCall(method: string, toolName: unknown, args: unknown, opts: RunOptions | undefined): void {
+  if (typeof toolName !== 'string' || toolName.length === 0) {
+    throw new TypeError(`HookRunner.${method}: toolName must be a non-empty string, got ${describe(toolName)}`);
+  }
+  if (!isPlainObject(args)) {
+    throw new TypeError(`HookRunner.${method}: args must be a plain object of tool arguments, got ${typeName(args)}`);
+  }
+  if (opts !== undefined && (opts === null || typeof opts !== 'object')) {
+    throw new TypeError(`HookRunner.${method}: opts must be an object ({ callId, attempt, signal, knownTools })`);
+  }
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? 'an empty string' : typeName(value);
+}
+
+/** Checks a hook's return value: nothing → Continue; junk → invalid_decision; unknown target → invalid_redirect_target. */
+function checkDecision(
+  value: unknown,
+  hookName: string,
+  toolName: string,
+  knownTools: ReadonlySet<string> | readonly string[] | undefined,
+): Verdict {
+  if (value === undefined || value === null) return { decision: CONTINUE };
+  let decision: HookDecision;
+  try {
+    const problem = describeInvalidDecision(value);
+    if (problem !== undefined) {
+      return { kind: 'invalid_decision', error: new InvalidHookDecisionError(`hook "${hookName}" returned ${problem}`) };
+    }
+    decision = normaliseDecision(value as HookDecision);
+  } catch (error) {
+    return {
+      kind: 'invalid_decision',
+      error: new InvalidHookDecisionError(`hook "${hookName}" returned an unreadable decision: ${errorMessage(error)}`),
+    };
+  }
+  if (decision.kind === 'redirect' && decision.newTool !== undefined && knownTools !== undefined) {
+    const known = Array.isArray(knownTools)
+      ? (knownTools as readonly string[]).includes(decision.newTool)
+      : (knownTools as ReadonlySet<string>).has(decision.newTool);
+    if (!known && decision.newTool !== toolName) {
+      return { kind: 'invalid_redirect_target', error: new InvalidRedirectTargetError(decision.newTool) };
+    }
+  }
+  return { decision };
+}
+
+function hookRecord(hook: string, decision: HookDecision | undefined, durationMs: number): PhaseHookRecord {
+  if (decision === undefined) return { hook, decision: 'error', durationMs };
+  if (decision.kind === 'continue') return { hook, decision: 'continue', durationMs };
+  const record = { hook, decision: decision.kind, reason: decision.reason, durationMs };
+  return decision.kind === 'redirect' && decision.newTool !== undefined ? { ...record, newTool: decision.newTool } : record;
+}
+
+function shadowedRecord(hook: string, decision: HookDecision): ShadowedDecision {
+  return decision.kind === 'continue' ? { hook, decision: 'continue' } : { hook, decision: decision.kind, reason: decision.reason };
+}

@@ -1,0 +1,178 @@
+/**
+ * Recording of one runner phase as a span with its decision, shadowed-decision and hook-error events.
+ * Every method is guarded: a broken tracer or span never breaks the phase.
+ * @internal
+ */
+import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
+import type { DecisionKind, HookDecision } from '../decisions.js';
+import type { FailureMode, HookErrorKind, Phase } from '../hook.js';
+import { errorMessage } from '../guard.js';
+import { reportTelemetryFailure } from './failures.js';
+import {
+  ATTR_DECISION,
+  ATTR_DECISION_HOOK,
+  ATTR_DECISION_REASON,
+  ATTR_DECISION_WINNER,
+  ATTR_DECISIONS_SHADOWED,
+  ATTR_EXCEPTION_MESSAGE,
+  ATTR_EXCEPTION_STACKTRACE,
+  ATTR_EXCEPTION_TYPE,
+  ATTR_FAILURE_MODE,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_HOOK_DURATION_MS,
+  ATTR_HOOK_ERROR_KIND,
+  ATTR_HOOK_ERRORS,
+  ATTR_HOOK_INDEX,
+  ATTR_HOOK_NAME,
+  ATTR_HOOKS_INVOKED,
+  ATTR_PHASE,
+  ATTR_REDIRECT_ARG_KEYS,
+  ATTR_REDIRECT_ARGS,
+  ATTR_REDIRECT_NEW_TOOL,
+  EVENT_HOOK_DECISION,
+  EVENT_HOOK_DECISION_SHADOWED,
+  EVENT_HOOK_ERROR,
+  SPAN_AFTER_TOOL,
+  SPAN_BEFORE_TOOL,
+  SPAN_ON_ERROR,
+} from './semconv.js';
+import type { Capture } from './capture.js';
+
+const SPAN_NAMES: Record<Phase, string> = {
+  before_tool: SPAN_BEFORE_TOOL,
+  after_tool: SPAN_AFTER_TOOL,
+  on_error: SPAN_ON_ERROR,
+};
+
+/** Starts a phase span, or returns undefined when the tracer fails or does not record. */
+export function startPhaseSpan(tracer: Tracer, phase: Phase, toolName: string): Span | undefined {
+  try {
+    const span = tracer.startSpan(SPAN_NAMES[phase], {
+      kind: SpanKind.INTERNAL,
+      attributes: { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase },
+    });
+    return span.isRecording() ? span : endQuietly(span);
+  } catch (error) {
+    reportTelemetryFailure('startSpan', error);
+    return undefined;
+  }
+}
+
+function endQuietly(span: Span): undefined {
+  try {
+    span.end();
+  } catch {
+    // a non-recording span that cannot end has nothing to lose
+  }
+  return undefined;
+}
+
+/** Adds the `toolhooks.hook.decision` event of one invoked hook. */
+export function recordDecision(
+  span: Span,
+  capture: Capture,
+  hookName: string,
+  index: number,
+  decision: HookDecision,
+  durationMs: number,
+): void {
+  try {
+    const attributes: Attributes = {
+      [ATTR_HOOK_NAME]: hookName,
+      [ATTR_HOOK_INDEX]: index,
+      [ATTR_DECISION]: decision.kind,
+      [ATTR_HOOK_DURATION_MS]: durationMs,
+    };
+    if (decision.kind !== 'continue' && decision.reason !== '') {
+      attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
+    }
+    if (decision.kind === 'redirect') {
+      if (decision.newTool !== undefined) attributes[ATTR_REDIRECT_NEW_TOOL] = decision.newTool;
+      if (decision.newArgs !== undefined) {
+        attributes[ATTR_REDIRECT_ARG_KEYS] = Object.keys(decision.newArgs);
+        if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serialize(decision.newArgs);
+      }
+    }
+    span.addEvent(EVENT_HOOK_DECISION, attributes);
+  } catch (error) {
+    reportTelemetryFailure('addEvent', error);
+  }
+}
+
+/** Adds the `toolhooks.hook.decision.shadowed` event of a decision that lost to `winner`. */
+export function recordShadowed(span: Span, capture: Capture, hookName: string, decision: HookDecision, winner: string): void {
+  try {
+    const attributes: Attributes = {
+      [ATTR_HOOK_NAME]: hookName,
+      [ATTR_DECISION]: decision.kind,
+      [ATTR_DECISION_WINNER]: winner,
+    };
+    if (decision.kind !== 'continue') attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
+    span.addEvent(EVENT_HOOK_DECISION_SHADOWED, attributes);
+  } catch (error) {
+    reportTelemetryFailure('addEvent', error);
+  }
+}
+
+/** Adds the `toolhooks.hook.error` event of a swallowed hook failure. */
+export function recordHookError(
+  span: Span,
+  capture: Capture,
+  hookName: string,
+  kind: HookErrorKind,
+  error: unknown,
+  failureMode: FailureMode,
+): void {
+  try {
+    const attributes: Attributes = {
+      [ATTR_HOOK_NAME]: hookName,
+      [ATTR_HOOK_ERROR_KIND]: kind,
+      [ATTR_FAILURE_MODE]: failureMode,
+      ...exceptionAttributes(error, capture),
+    };
+    span.addEvent(EVENT_HOOK_ERROR, attributes);
+  } catch (failure) {
+    reportTelemetryFailure('addEvent', failure);
+  }
+}
+
+/** `exception.*` attributes for anything thrown: an Error's class, message and stack, else typeof and String(). */
+export function exceptionAttributes(error: unknown, capture: Capture): Attributes {
+  if (error instanceof Error) {
+    const attributes: Attributes = {
+      [ATTR_EXCEPTION_TYPE]: error.constructor?.name || error.name || 'Error',
+      [ATTR_EXCEPTION_MESSAGE]: capture.limit(errorMessage(error)),
+    };
+    if (typeof error.stack === 'string') attributes[ATTR_EXCEPTION_STACKTRACE] = capture.limit(error.stack);
+    return attributes;
+  }
+  return {
+    [ATTR_EXCEPTION_TYPE]: error === null ? 'null' : typeof error,
+    [ATTR_EXCEPTION_MESSAGE]: capture.limit(errorMessage(error)),
+  };
+}
+
+/** Sets the phase's summary attributes and ends its span. */
+export function endPhaseSpan(
+  span: Span,
+  decision: DecisionKind,
+  winner: string | undefined,
+  invoked: number,
+  shadowed: number,
+  errors: number,
+): void {
+  try {
+    const attributes: Attributes = {
+      [ATTR_DECISION]: decision,
+      [ATTR_HOOKS_INVOKED]: invoked,
+      [ATTR_DECISIONS_SHADOWED]: shadowed,
+      [ATTR_HOOK_ERRORS]: errors,
+    };
+    if (winner !== undefined && decision !== 'continue') attributes[ATTR_DECISION_HOOK] = winner;
+    span.setAttributes(attributes);
+    span.end();
+  } catch (error) {
+    reportTelemetryFailure('span.end', error);
+  }
+}
