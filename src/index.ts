@@ -34,3 +34,11 @@ export type {
 export { HookRunner } from './runner.js';
 export type { HookRunnerOptions, RunOptions } from './runner.js';
 export type { CaptureOptions } from './telemetry/capture.js';
+export { executeTool } from './flows/execute-tool.js';
+export type { ExecuteToolOptions, Executor, ExecutorContext } from './flows/execute-tool.js';
+export { CompoundTool } from './flows/compound-tool.js';
+export type { CompoundAgent, CompoundToolOptions } from './flows/compound-tool.js';
+export { runWithRetry, defaultEnrichNote } from './flows/run-with-retry.js';
+export type { RunWithRetryOptions } from './flows/run-with-retry.js';
+export { runPlan } from './flows/run-plan.js';
+export type { Subtask, SubtaskResult, RunPlanOptions } from './flows/run-plan.js';

@@ -286,7 +286,7 @@ describe('HookRunner improvements over Orqest', () => {
 
   it('applies tools matchers: array, RegExp (even global) and predicate', async () => {
     const seen: string[] = [];
-    const hook = (name: string, tools: ToolHook['tools']): ToolHook => ({
+    const hook = (name: string, tools: NonNullable<ToolHook['tools']>): ToolHook => ({
       name,
       tools,
       beforeTool: (tool) => void seen.push(`${name}:${tool}`),

@@ -1,0 +1,87 @@
+/**
+ * CompoundTool: an agent step followed by an executor step, with the hooks around the executor.
+ */
+import { diag } from '@opentelemetry/api';
+import { callObserver, errorMessage } from '../guard.js';
+import type { ToolArgs } from '../hook.js';
+import type { HookRunner } from '../runner.js';
+import { runnerInternals } from '../runner.js';
+import { executeTool } from './execute-tool.js';
+import { optionalString, requireFunction, requireObject } from './options.js';
+
+/** The agent of a {@link CompoundTool}: turns a prompt into output the executor acts on. */
+export interface CompoundAgent<S> {
+  readonly name?: string;
+  run(prompt: string, state: S): unknown;
+}
+
+/** Options of a {@link CompoundTool}. */
+export interface CompoundToolOptions<S> {
+  agent: CompoundAgent<S>;
+  /** Acts on the agent's output; receives the (possibly redirected) args `{ agentOutput, prompt }`. */
+  executor: (agentOutput: unknown, state: S, args: ToolArgs) => unknown;
+  hooks: HookRunner<S>;
+  /** The tool name hooks and spans see. Default: the agent's name. */
+  name?: string;
+  /** Called with the state and the call's result when the call returns; what it throws is logged and swallowed. */
+  stateUpdater?: (state: S, result: unknown) => void;
+}
+
+/**
+ * A tool made of an agent step and an executor step. The agent runs first; the executor step runs
+ * through {@link executeTool} with args `{ agentOutput, prompt }`, so hooks can skip, redirect (e.g.
+ * replace `agentOutput`) or abort it exactly as for any tool call.
+ *
+ * @example
+ * ```ts
+ * const writer = new CompoundTool({
+ *   agent: { name: 'sql_writer', run: (prompt) => llm.writeSql(prompt) },
+ *   executor: (sql) => db.query(String(sql)),
+ *   hooks,
+ * });
+ * const { agentOutput, result } = await writer.run(state, 'monthly revenue by region');
+ * ```
+ */
+export class CompoundTool<S = unknown> {
+  /** The tool name hooks and spans see. */
+  readonly name: string;
+  readonly #options: CompoundToolOptions<S>;
+
+  constructor(options: CompoundToolOptions<S>) {
+    requireObject(options, 'CompoundTool(options)');
+    runnerInternals(options.hooks, 'CompoundTool');
+    requireObject(options.agent, 'CompoundTool: agent');
+    requireFunction(options.agent.run, 'CompoundTool: agent.run');
+    requireFunction(options.executor, 'CompoundTool: executor');
+    if (options.stateUpdater !== undefined) requireFunction(options.stateUpdater, 'CompoundTool: stateUpdater');
+    const name = optionalString(options.name, 'CompoundTool: name') ?? optionalString(options.agent.name, 'CompoundTool: agent.name');
+    if (name === undefined || name.length === 0) {
+      throw new TypeError('CompoundTool needs a name: pass { name } or give the agent a name');
+    }
+    this.name = name;
+    this.#options = options;
+  }
+
+  /**
+   * Runs the agent on `prompt`, then the executor through the hooks.
+   * @returns the agent's output and the call's result (a stub when a hook skipped the executor).
+   */
+  async run(state: S, prompt: string): Promise<{ agentOutput: unknown; result: unknown }> {
+    const { agent, executor, hooks, stateUpdater } = this.#options;
+    const agentOutput = await agent.run(prompt, state);
+    const result = await executeTool({
+      hooks,
+      toolName: this.name,
+      args: { agentOutput, prompt },
+      state,
+      execute: (args) => executor(args.agentOutput, state, args),
+    });
+    if (stateUpdater !== undefined) {
+      const failure = callObserver(() => stateUpdater(state, result));
+      if (failure !== undefined) {
+        diag.warn(`toolhooks: CompoundTool "${this.name}" stateUpdater threw: ${errorMessage(failure.error)}`);
+      }
+    }
+    return { agentOutput, result };
+  }
+}
