@@ -1,0 +1,184 @@
+/**
+ * A span exporter that prints each finished trace as a tree, with durations and the toolhooks
+ * decision, shadowed-decision and hook-error events in a compact form. Meant for terminals: the
+ * demo, local development, and CI logs.
+ */
+import type { HrTime } from '@opentelemetry/api';
+import type { ExportResult } from '@opentelemetry/core';
+import { ExportResultCode } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  ATTR_ATTEMPT,
+  ATTR_DECISION,
+  ATTR_DECISION_HOOK,
+  ATTR_DECISION_REASON,
+  ATTR_DECISION_WINNER,
+  ATTR_ERROR_TYPE,
+  ATTR_EXCEPTION_MESSAGE,
+  ATTR_EXCEPTION_TYPE,
+  ATTR_FAILURE_MODE,
+  ATTR_HOOK_DURATION_MS,
+  ATTR_HOOK_ERROR_KIND,
+  ATTR_HOOK_NAME,
+  ATTR_OUTCOME,
+  ATTR_REDIRECT_ARG_KEYS,
+  ATTR_REDIRECT_NEW_TOOL,
+  ATTR_RETRIES,
+  ATTR_REEXECUTIONS,
+  ATTR_TOOL_EFFECTIVE_NAME,
+  EVENT_HOOK_DECISION,
+  EVENT_HOOK_DECISION_SHADOWED,
+  EVENT_HOOK_ERROR,
+  SPAN_EXECUTE,
+} from '../telemetry/semconv.js';
+
+/** Options of a {@link TreeSpanExporter}. */
+export interface TreeSpanExporterOptions {
+  /** Where the text goes. Default: `process.stdout`. */
+  write?: (text: string) => void;
+  /** Colour the output with ANSI codes. Default: when writing to a TTY stdout. */
+  color?: boolean;
+}
+
+/**
+ * Prints every trace as an indented tree once its root span has ended (spans whose parent never
+ * arrives are printed on flush or shutdown).
+ *
+ * @example
+ * ```ts
+ * import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+ * import { TreeSpanExporter } from 'toolhooks/node';
+ * const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new TreeSpanExporter())] });
+ * ```
+ */
+export class TreeSpanExporter implements SpanExporter {
+  readonly #write: (text: string) => void;
+  readonly #color: boolean;
+  readonly #pending = new Map<string, ReadableSpan[]>();
+  #stopped = false;
+
+  constructor(options: TreeSpanExporterOptions = {}) {
+    this.#write = options.write ?? ((text) => void process.stdout.write(text));
+    this.#color = options.color ?? (options.write === undefined && process.stdout.isTTY === true);
+  }
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    if (this.#stopped) {
+      resultCallback({ code: ExportResultCode.FAILED, error: new Error('TreeSpanExporter is shut down') });
+      return;
+    }
+    try {
+      for (const span of spans) {
+        const traceId = span.spanContext().traceId;
+        const list = this.#pending.get(traceId) ?? [];
+        list.push(span);
+        this.#pending.set(traceId, list);
+        if (span.parentSpanContext === undefined) this.#print(traceId);
+      }
+      resultCallback({ code: ExportResultCode.SUCCESS });
+    } catch (error) {
+      resultCallback({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new Error(String(error)) });
+    }
+  }
+
+  forceFlush(): Promise<void> {
+    for (const traceId of [...this.#pending.keys()]) this.#print(traceId);
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    const flushed = this.forceFlush();
+    this.#stopped = true;
+    return flushed;
+  }
+
+  #print(traceId: string): void {
+    const spans = this.#pending.get(traceId);
+    this.#pending.delete(traceId);
+    if (spans === undefined || spans.length === 0) return;
+    const ids = new Set(spans.map((s) => s.spanContext().spanId));
+    const children = new Map<string, ReadableSpan[]>();
+    const roots: ReadableSpan[] = [];
+    for (const span of spans) {
+      const parent = span.parentSpanContext?.spanId;
+      if (parent === undefined || !ids.has(parent)) roots.push(span);
+      else children.set(parent, [...(children.get(parent) ?? []), span]);
+    }
+    const lines: string[] = [];
+    const byStart = (a: ReadableSpan, b: ReadableSpan): number => toMs(a.startTime) - toMs(b.startTime);
+    const walk = (span: ReadableSpan, prefix: string, connector: string, childPrefix: string): void => {
+      lines.push(`${prefix}${connector}${this.#describe(span)}`);
+      const eventPrefix = `${prefix}${childPrefix}`;
+      const kids = (children.get(span.spanContext().spanId) ?? []).sort(byStart);
+      for (const event of span.events) {
+        const text = this.#event(event.name, event.attributes ?? {});
+        if (text !== undefined) lines.push(`${eventPrefix}${kids.length > 0 ? '│' : ' '}   ${text}`);
+      }
+      kids.forEach((kid, i) => {
+        const last = i === kids.length - 1;
+        walk(kid, eventPrefix, last ? '└─ ' : '├─ ', last ? '   ' : '│  ');
+      });
+    };
+    for (const root of roots.sort(byStart)) walk(root, '', '', '');
+    this.#write(`${lines.join('\n')}\n\n`);
+  }
+
+  #describe(span: ReadableSpan): string {
+    const a = span.attributes;
+    const duration = `${(toMs(span.endTime) - toMs(span.startTime)).toFixed(1)} ms`;
+    const parts = [this.#bold(span.name), this.#dim(duration)];
+    if (a[ATTR_OUTCOME] !== undefined) parts.push(this.#outcome(String(a[ATTR_OUTCOME])));
+    if (a[ATTR_TOOL_EFFECTIVE_NAME] !== undefined) parts.push(`→ ${String(a[ATTR_TOOL_EFFECTIVE_NAME])}`);
+    if (Number(a[ATTR_RETRIES] ?? 0) > 0) parts.push(`retries=${String(a[ATTR_RETRIES])}`);
+    if (Number(a[ATTR_REEXECUTIONS] ?? 0) > 0) parts.push(`reexecutions=${String(a[ATTR_REEXECUTIONS])}`);
+    if (a[ATTR_ERROR_TYPE] !== undefined) parts.push(this.#red(`error.type=${String(a[ATTR_ERROR_TYPE])}`));
+    if (a[ATTR_DECISION] !== undefined && span.name !== SPAN_EXECUTE) {
+      const hook = a[ATTR_DECISION_HOOK] === undefined ? '' : ` by ${String(a[ATTR_DECISION_HOOK])}`;
+      parts.push(`decision=${String(a[ATTR_DECISION])}${hook}`);
+    }
+    if (span.name === SPAN_EXECUTE && a[ATTR_ATTEMPT] !== undefined) parts.push(`attempt=${String(a[ATTR_ATTEMPT])}`);
+    if (span.status.code === 2 && span.status.message) parts.push(this.#red(`"${span.status.message}"`));
+    return parts.join('  ');
+  }
+
+  #event(name: string, a: Record<string, unknown>): string | undefined {
+    const reason = a[ATTR_DECISION_REASON] === undefined ? '' : ` "${String(a[ATTR_DECISION_REASON])}"`;
+    if (name === EVENT_HOOK_DECISION) {
+      const target = [
+        a[ATTR_REDIRECT_NEW_TOOL] === undefined ? '' : ` → ${String(a[ATTR_REDIRECT_NEW_TOOL])}`,
+        a[ATTR_REDIRECT_ARG_KEYS] === undefined ? '' : ` args[${(a[ATTR_REDIRECT_ARG_KEYS] as string[]).join(',')}]`,
+      ].join('');
+      const ms = typeof a[ATTR_HOOK_DURATION_MS] === 'number' ? ` ${this.#dim(`(${a[ATTR_HOOK_DURATION_MS].toFixed(2)} ms)`)}` : '';
+      return `• ${String(a[ATTR_HOOK_NAME])}: ${String(a[ATTR_DECISION])}${target}${reason}${ms}`;
+    }
+    if (name === EVENT_HOOK_DECISION_SHADOWED) {
+      return this.#dim(`~ ${String(a[ATTR_HOOK_NAME])}: ${String(a[ATTR_DECISION])}${reason} (shadowed by ${String(a[ATTR_DECISION_WINNER])})`);
+    }
+    if (name === EVENT_HOOK_ERROR) {
+      return this.#yellow(
+        `! ${String(a[ATTR_HOOK_NAME])}: ${String(a[ATTR_HOOK_ERROR_KIND])} ${String(a[ATTR_EXCEPTION_TYPE])}: ${String(a[ATTR_EXCEPTION_MESSAGE])} [fail-${String(a[ATTR_FAILURE_MODE])}]`,
+      );
+    }
+    return `· ${name}`;
+  }
+
+  #outcome(outcome: string): string {
+    const text = `outcome=${outcome}`;
+    if (outcome === 'aborted' || outcome === 'failed') return this.#red(text);
+    if (outcome === 'completed') return this.#green(text);
+    return this.#yellow(text);
+  }
+
+  #paint(code: string, text: string): string {
+    return this.#color ? `\u001b[${code}m${text}\u001b[0m` : text;
+  }
+  #bold = (t: string): string => this.#paint('1', t);
+  #dim = (t: string): string => this.#paint('2', t);
+  #red = (t: string): string => this.#paint('31', t);
+  #green = (t: string): string => this.#paint('32', t);
+  #yellow = (t: string): string => this.#paint('33', t);
+}
+
+function toMs(time: HrTime): number {
+  return time[0] * 1e3 + time[1] / 1e6;
+}
