@@ -31,3 +31,4 @@ export type {
   ShadowedDecision,
   HookFailure,
 } from './hook.js';
+export type { CaptureOptions } from './telemetry/capture.js';
