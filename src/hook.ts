@@ -59,6 +59,8 @@ export interface PhaseHookRecord {
   readonly reason?: string;
   /** The redirect target tool, for a Redirect with `newTool`. */
   readonly newTool?: string;
+  /** A Redirect's `newArgs` as redacted JSON; only with `capture.args` on. */
+  readonly newArgs?: string;
   /** How long it took. */
   readonly durationMs: number;
 }
@@ -109,6 +111,10 @@ export interface ToolEvent {
   readonly retries: number;
   readonly reexecutions: number;
   readonly callId?: string;
+  /** The call's arguments as redacted JSON; only with `capture.args` on. */
+  readonly arguments?: string;
+  /** The call's result as redacted JSON; only with `capture.results` on and a call that returned. */
+  readonly result?: string;
 }
 
 /** What observers (`onEvent`) receive. */

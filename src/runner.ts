@@ -277,7 +277,7 @@ export class HookRunner<S = unknown> {
         errors?.push({ hook: entry.name, kind: verdict.kind, error: verdict.error });
       }
       if (span !== undefined) recordDecision(span, this.#capture, entry.name, entry.index, decision, durationMs);
-      records?.push(hookRecord(entry.name, failed === undefined ? decision : undefined, durationMs));
+      records?.push(hookRecord(entry.name, failed === undefined ? decision : undefined, durationMs, this.#capture));
 
       if (decision.kind === 'continue') continue;
       if (winner === undefined || decision.kind === 'abort') {
@@ -285,7 +285,7 @@ export class HookRunner<S = unknown> {
         if (winner !== undefined && winning.kind !== 'continue') {
           shadowedCount += 1;
           if (span !== undefined) recordShadowed(span, this.#capture, winner.name, winning, entry.name);
-          shadowed?.push(shadowedRecord(winner.name, winning));
+          shadowed?.push(shadowedRecord(winner.name, winning, this.#capture));
         }
         winner = entry;
         winning = decision;
@@ -297,7 +297,7 @@ export class HookRunner<S = unknown> {
       }
       shadowedCount += 1;
       if (span !== undefined) recordShadowed(span, this.#capture, entry.name, decision, winner.name);
-      shadowed?.push(shadowedRecord(entry.name, decision));
+      shadowed?.push(shadowedRecord(entry.name, decision, this.#capture));
     }
 
     if (phase === 'after_tool' && winning.kind === 'skip' && winner !== undefined) {
@@ -450,13 +450,20 @@ function checkDecision(
   return { decision };
 }
 
-function hookRecord(hook: string, decision: HookDecision | undefined, durationMs: number): PhaseHookRecord {
+function hookRecord(hook: string, decision: HookDecision | undefined, durationMs: number, capture: Capture): PhaseHookRecord {
   if (decision === undefined) return { hook, decision: 'error', durationMs };
   if (decision.kind === 'continue') return { hook, decision: 'continue', durationMs };
-  const record = { hook, decision: decision.kind, reason: decision.reason, durationMs };
-  return decision.kind === 'redirect' && decision.newTool !== undefined ? { ...record, newTool: decision.newTool } : record;
+  const record = { hook, decision: decision.kind, reason: capture.limit(decision.reason), durationMs };
+  if (decision.kind !== 'redirect') return record;
+  return {
+    ...record,
+    ...(decision.newTool === undefined ? {} : { newTool: decision.newTool }),
+    ...(decision.newArgs !== undefined && capture.args ? { newArgs: capture.serialize(decision.newArgs) } : {}),
+  };
 }
 
-function shadowedRecord(hook: string, decision: HookDecision): ShadowedDecision {
-  return decision.kind === 'continue' ? { hook, decision: 'continue' } : { hook, decision: decision.kind, reason: decision.reason };
+function shadowedRecord(hook: string, decision: HookDecision, capture: Capture): ShadowedDecision {
+  return decision.kind === 'continue'
+    ? { hook, decision: 'continue' }
+    : { hook, decision: decision.kind, reason: capture.limit(decision.reason) };
 }

@@ -53,6 +53,7 @@ export class ToolCall {
   readonly #internals: RunnerInternals;
   readonly #span: Span | undefined;
   readonly #started = performance.now();
+  readonly #arguments: string | undefined;
   #failure: { error: unknown } | undefined;
 
   constructor(
@@ -63,6 +64,7 @@ export class ToolCall {
   ) {
     this.#internals = internals;
     this.effectiveToolName = toolName;
+    this.#arguments = internals.capture.args ? internals.capture.serialize(args) : undefined;
     this.#span = startSpan(internals, `${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`, () => {
       const attributes: Attributes = {
         [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,
@@ -70,7 +72,7 @@ export class ToolCall {
         [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION,
       };
       if (callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = callId;
-      if (internals.capture.args) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = internals.capture.serialize(args);
+      if (this.#arguments !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.#arguments;
       return attributes;
     });
   }
@@ -124,6 +126,7 @@ export class ToolCall {
     const span = this.#span;
     const failed = outcome === 'aborted' || outcome === 'failed';
     const errorType = failed ? errorTypeOf(error) : undefined;
+    const capturedResult = !failed && this.#internals.capture.results ? this.#internals.capture.serialize(result) : undefined;
     if (span !== undefined) {
       guarded('execute_tool attributes', () => {
         const attributes: Attributes = {
@@ -134,9 +137,7 @@ export class ToolCall {
         };
         if (this.redirected) attributes[ATTR_TOOL_EFFECTIVE_NAME] = this.effectiveToolName;
         if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
-        if (!failed && this.#internals.capture.results) {
-          attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = this.#internals.capture.serialize(result);
-        }
+        if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
         span.setAttributes(attributes);
         if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: this.#internals.capture.limit(errorMessage(error)) });
       });
@@ -153,6 +154,8 @@ export class ToolCall {
         ...(errorType === undefined ? {} : { errorType }),
         ...(error instanceof HookAbortError ? { reason: error.reason } : {}),
         ...(this.callId === undefined ? {} : { callId: this.callId }),
+        ...(this.#arguments === undefined ? {} : { arguments: this.#arguments }),
+        ...(capturedResult === undefined ? {} : { result: capturedResult }),
       };
       const notify = (): void => this.#internals.notify(event, span);
       if (span === undefined) notify();

@@ -39,6 +39,9 @@ import {
 } from './semconv.js';
 import type { Capture } from './capture.js';
 
+/** How many `newArgs` key names a decision event lists. */
+const MAX_ARG_KEYS = 64;
+
 const SPAN_NAMES: Record<Phase, string> = {
   before_tool: SPAN_BEFORE_TOOL,
   after_tool: SPAN_AFTER_TOOL,
@@ -90,7 +93,10 @@ export function recordDecision(
     if (decision.kind === 'redirect') {
       if (decision.newTool !== undefined) attributes[ATTR_REDIRECT_NEW_TOOL] = decision.newTool;
       if (decision.newArgs !== undefined) {
-        attributes[ATTR_REDIRECT_ARG_KEYS] = Object.keys(decision.newArgs);
+        // Key names come from the hook (and may come from an attacker's tool input): bounded too.
+        attributes[ATTR_REDIRECT_ARG_KEYS] = Object.keys(decision.newArgs)
+          .slice(0, MAX_ARG_KEYS)
+          .map((key) => capture.limit(key));
         if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serialize(decision.newArgs);
       }
     }
