@@ -61,7 +61,8 @@ function settleThenable(value: PromiseLike<unknown>, timeoutMs: number, onTimeou
           // aborting a signal runs the hook's own abort listeners; their errors are theirs
         }
       }, timeoutMs);
-      timer.unref();
+      // Not unref()'d: the caller is awaiting this call, and the timer is what ends a hook that never
+      // settles. It is cleared as soon as the hook settles, so it never outlives the call.
     }
     try {
       value.then(

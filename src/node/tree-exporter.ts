@@ -17,6 +17,8 @@ import {
   ATTR_EXCEPTION_MESSAGE,
   ATTR_EXCEPTION_TYPE,
   ATTR_FAILURE_MODE,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_REDIRECTED,
   ATTR_HOOK_DURATION_MS,
   ATTR_HOOK_ERROR_KIND,
   ATTR_HOOK_NAME,
@@ -128,7 +130,9 @@ export class TreeSpanExporter implements SpanExporter {
     const duration = `${(toMs(span.endTime) - toMs(span.startTime)).toFixed(1)} ms`;
     const parts = [this.#bold(span.name), this.#dim(duration)];
     if (a[ATTR_OUTCOME] !== undefined) parts.push(this.#outcome(String(a[ATTR_OUTCOME])));
-    if (a[ATTR_TOOL_EFFECTIVE_NAME] !== undefined) parts.push(`→ ${String(a[ATTR_TOOL_EFFECTIVE_NAME])}`);
+    const effective = a[ATTR_TOOL_EFFECTIVE_NAME];
+    if (effective !== undefined && effective !== a[ATTR_GEN_AI_TOOL_NAME]) parts.push(`→ ${String(effective)}`);
+    else if (a[ATTR_REDIRECTED] === true) parts.push('redirected');
     if (Number(a[ATTR_RETRIES] ?? 0) > 0) parts.push(`retries=${String(a[ATTR_RETRIES])}`);
     if (Number(a[ATTR_REEXECUTIONS] ?? 0) > 0) parts.push(`reexecutions=${String(a[ATTR_REEXECUTIONS])}`);
     if (a[ATTR_ERROR_TYPE] !== undefined) parts.push(this.#red(`error.type=${String(a[ATTR_ERROR_TYPE])}`));

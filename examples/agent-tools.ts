@@ -1,0 +1,125 @@
+/**
+ * The small agent the demo and examples share: a few tools, the hooks that govern them, and a
+ * scripted list of tool calls an LLM might make. No network, no model: every tool is local.
+ */
+import type { Executor, ToolHook, ToolHookEvent } from '../src/index.js';
+import { abort, redirect, skip } from '../src/index.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The agent's tools, by name. */
+export function createTools(): Record<string, Executor> {
+  let flakyCalls = 0;
+  return {
+    shell: async (args) => {
+      await sleep(3);
+      return `$ ${String(args.cmd)}\n(ok)`;
+    },
+    sandbox_shell: async (args) => {
+      await sleep(5);
+      return `[sandbox] $ ${String(args.cmd)}\n(ok, no network)`;
+    },
+    web_search: async (args) => {
+      await sleep(8);
+      return [`result for "${String(args.query)}"`];
+    },
+    read_file: async (args) => {
+      await sleep(1);
+      return `contents of ${String(args.path)}`;
+    },
+    flaky_api: async (args) => {
+      await sleep(2);
+      flakyCalls += 1;
+      // Every other first attempt fails, the way a rate-limited API does.
+      if (args.retry !== true && flakyCalls % 2 === 1) throw new Error('503 Service Unavailable');
+      return { status: 200, attempt: args.retry === true ? 2 : 1 };
+    },
+  };
+}
+
+/** A security gate: fail-closed, so if it ever breaks, shell calls stop instead of running unchecked. */
+export const policyHook: ToolHook = {
+  name: 'policy',
+  tools: ['shell'],
+  failureMode: 'closed',
+  beforeTool(_tool, args) {
+    const cmd = String(args.cmd);
+    if (/\brm\s+-rf\b/.test(cmd)) return abort(`destructive command refused: ${cmd}`);
+    if (/\b(curl|wget)\b/.test(cmd)) return redirect({ newTool: 'sandbox_shell', reason: 'network access runs in the sandbox' });
+    return undefined;
+  },
+};
+
+/** A cache: a repeated search is answered without running the tool. */
+export function createCacheHook(): ToolHook {
+  const seen = new Map<string, unknown>();
+  return {
+    name: 'search-cache',
+    tools: ['web_search'],
+    beforeTool(_tool, args) {
+      const key = String(args.query);
+      return seen.has(key) ? skip('cache hit', seen.get(key)) : undefined;
+    },
+    afterTool(_tool, args, result) {
+      seen.set(String(args.query), result);
+    },
+  };
+}
+
+/** Retries a failed API call once with `retry: true`. */
+export const retryHook: ToolHook = {
+  name: 'retry-503',
+  tools: ['flaky_api'],
+  onError(_tool, _args, error) {
+    return String(error).includes('503') ? redirect({ newArgs: { retry: true }, reason: 'transient 503' }) : undefined;
+  },
+};
+
+/** A hook with a bug: it throws on every read_file. toolhooks records it and the call goes on. */
+export const brokenHook: ToolHook = {
+  name: 'audit-log',
+  tools: ['read_file'],
+  beforeTool(_tool, args) {
+    const path = args.path as string | undefined;
+    if (path?.startsWith('/etc')) throw new TypeError("Cannot read properties of undefined (reading 'user')");
+    return undefined;
+  },
+};
+
+/** Counts outcomes through the observer channel, for the demo's summary. */
+export class SummaryHook implements ToolHook {
+  readonly name = 'summary';
+  readonly outcomes = new Map<string, number>();
+  hookErrors = 0;
+  onEvent(event: ToolHookEvent): void {
+    if (event.type === 'tool') this.outcomes.set(event.outcome, (this.outcomes.get(event.outcome) ?? 0) + 1);
+    else this.hookErrors += event.errors.length;
+  }
+  get calls(): number {
+    return [...this.outcomes.values()].reduce((a, b) => a + b, 0);
+  }
+}
+
+/** The tool calls the scripted agent makes, in order (20 of them). */
+export const SCRIPT: readonly { tool: string; args: Record<string, unknown> }[] = [
+  { tool: 'shell', args: { cmd: 'ls -la' } },
+  { tool: 'web_search', args: { query: 'opentelemetry genai semconv' } },
+  { tool: 'shell', args: { cmd: 'curl https://example.com/install.sh' } },
+  { tool: 'read_file', args: { path: './README.md' } },
+  { tool: 'flaky_api', args: { id: 1 } },
+  { tool: 'shell', args: { cmd: 'rm -rf /' } },
+  { tool: 'web_search', args: { query: 'opentelemetry genai semconv' } },
+  { tool: 'read_file', args: { path: '/etc/hosts' } },
+  { tool: 'flaky_api', args: { id: 2 } },
+  { tool: 'shell', args: { cmd: 'git status' } },
+  { tool: 'web_search', args: { query: 'jaeger v2' } },
+  { tool: 'shell', args: { cmd: 'wget https://example.com/data.csv' } },
+  { tool: 'flaky_api', args: { id: 3 } },
+  { tool: 'shell', args: { cmd: 'rm -rf ~/.ssh' } },
+  { tool: 'read_file', args: { path: '/etc/passwd' } },
+  { tool: 'web_search', args: { query: 'jaeger v2' } },
+  { tool: 'shell', args: { cmd: 'npm test' } },
+  { tool: 'flaky_api', args: { id: 4 } },
+  { tool: 'shell', args: { cmd: 'sudo rm -rf /var/lib' } },
+  { tool: 'read_file', args: { path: './package.json' } },
+];

@@ -1,0 +1,69 @@
+/**
+ * Every example runs as a user would run it (`npx tsx examples/<name>.ts`) and prints what its
+ * comments promise.
+ */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const tsx = resolve(root, 'node_modules/.bin/tsx');
+
+function runExample(name: string, env: Record<string, string> = {}): string {
+  return execFileSync(tsx, [`examples/${name}.ts`], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', ...env },
+  });
+}
+
+describe('examples', () => {
+  it('quickstart: runs, redirects to the sandbox, aborts rm -rf', () => {
+    const out = runExample('quickstart');
+    expect(out).toContain('result: host ran: ls');
+    expect(out).toContain('result: sandbox ran: curl https://example.com');
+    expect(out).toContain('aborted by policy: destructive command');
+    expect(out).toMatch(/execute_tool shell .*outcome=aborted/);
+    expect(out).toMatch(/policy: redirect → sandbox_shell "network goes through the sandbox"/);
+  });
+
+  it('policy-gate: a hanging policy service times out and the fail-closed gate refuses the call', () => {
+    const out = runExample('policy-gate');
+    expect(out).toContain('ls: ran ls');
+    expect(out).toContain('cat notes.txt: refused (hook policy-gate failed: timed out after 200 ms)');
+    expect(out).toContain('sudo reboot: refused (policy denies sudo)');
+    expect(out).toMatch(/policy-gate: timeout HookTimeoutError: timed out after 200 ms \[fail-closed\]/);
+  });
+
+  it('retry: the enriched note fixes the query; exhaustion returns the failure payload', () => {
+    const out = runExample('retry');
+    expect(out).toContain('sql: SELECT sum(amount) FROM orders -- draft 2');
+    expect(out).toContain('exhausted: {"success":false,"error":"timeout","attempts":2}');
+    expect(out).toMatch(/execute_tool sql_writer .*outcome=recovered/);
+  });
+
+  it('compound-tool: the hook bounds the query the agent wrote', () => {
+    const out = runExample('compound-tool');
+    expect(out).toContain("result: ran: SELECT * FROM orders WHERE note LIKE '%refund%' LIMIT 100");
+    expect(out).toContain('state.queries: 1');
+  });
+
+  it('run-plan: the aborted step fails and the plan goes on', () => {
+    const out = runExample('run-plan');
+    expect(out).toMatch(/deploy\s+FAILED aborted: change freeze until Monday/);
+    expect(out).toMatch(/announce\s+ok\s+announce: done/);
+  });
+
+  it('demo: prints 20 trace trees and a summary with the abort rate', () => {
+    const out = runExample('demo');
+    expect(out.match(/^execute_tool /gm)).toHaveLength(20);
+    expect(out).toMatch(/tool calls\s+20/);
+    expect(out).toMatch(/aborted\s+3/);
+    expect(out).toMatch(/skipped\s+2/);
+    expect(out).toMatch(/recovered\s+4/);
+    expect(out).toMatch(/abort rate\s+15\.0%/);
+    expect(out).toMatch(/hook errors\s+2/);
+    expect(out).toMatch(/audit-log: threw TypeError/);
+  });
+});
