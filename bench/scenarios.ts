@@ -1,0 +1,88 @@
+/**
+ * The benchmark's scenarios: each is one tool call, run again and again, and names the baseline it is
+ * compared with (measured in the same process run).
+ */
+import { trace } from '@opentelemetry/api';
+import type { ToolHook } from '../src/index.js';
+import { HookRunner, executeTool } from '../src/index.js';
+import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
+import { VERSION } from '../src/version.js';
+import { handWrittenCall } from './hand-written.js';
+import type { PlainHook } from './workload.js';
+import { ARGS, CALL_ID, TOOL_NAME, nonMatchingHooks, plainHooks, tool } from './workload.js';
+
+/** Which process-wide telemetry a scenario needs; scenarios run grouped in this order. */
+export type Setting = 'no-sdk' | 'sdk' | 'sdk+metrics+logs';
+
+/** One benchmarked call and what it is compared with. */
+export interface Scenario {
+  /** Stable id, used in JSON results and `--compare`. */
+  readonly id: string;
+  readonly label: string;
+  readonly setting: Setting;
+  /** The id of the scenario this one is compared with; none for a floor. */
+  readonly baseline?: string;
+  /** Whether this is the toolhooks side of a comparison (the hand-written side and `bare` are not). */
+  readonly library: boolean;
+  /** The target, when the issue sets one. */
+  readonly target?: { readonly maxRatio?: number; readonly maxAddedNs?: number };
+  readonly call: () => Promise<unknown>;
+}
+
+/** toolhooks' view of the plain hooks: the very same functions, registered on a runner. */
+export function libraryHooks(hooks: readonly PlainHook[]): ToolHook[] {
+  return hooks.map((hook) => {
+    const registered: ToolHook = { name: hook.name, beforeTool: hook.before };
+    return hook.tools === undefined ? registered : { ...registered, tools: hook.tools };
+  });
+}
+
+function libraryCall(hooks: ToolHook[]): () => Promise<unknown> {
+  const runner = new HookRunner({ hooks });
+  return () => executeTool({ hooks: runner, toolName: TOOL_NAME, args: ARGS, execute: tool, callId: CALL_ID });
+}
+
+function handWritten(hooks: readonly PlainHook[]): () => Promise<unknown> {
+  const call = handWrittenCall(trace.getTracer(INSTRUMENTATION_NAME, VERSION), hooks, tool);
+  return () => call(TOOL_NAME, ARGS, CALL_ID);
+}
+
+/** The floor and the scenarios that run with only the API's no-op tracer (no SDK registered). */
+export function noSdkScenarios(): Scenario[] {
+  const added = { maxAddedNs: 1_000 };
+  return [
+    { id: 'bare', label: 'bare: await tool(args)', setting: 'no-sdk', library: false, call: () => tool(ARGS) },
+    ...[0, 1, 5].map(
+      (count): Scenario => ({
+        id: `nosdk.hooks-${count}`,
+        label: `no SDK: executeTool, ${count} hook${count === 1 ? '' : 's'}`,
+        setting: 'no-sdk',
+        baseline: 'bare',
+        library: true,
+        target: added,
+        call: libraryCall(libraryHooks(plainHooks(count))),
+      }),
+    ),
+  ];
+}
+
+/** The scenarios that run with the tracing SDK registered; call after `installTracingSdk()`. */
+export function sdkScenarios(): Scenario[] {
+  const pair = (id: string, what: string, hooks: readonly PlainHook[], maxRatio?: number): Scenario[] => [
+    { id: `sdk.${id}.hand`, label: `SDK: hand-written OTel, ${what}`, setting: 'sdk', library: false, call: handWritten(hooks) },
+    {
+      id: `sdk.${id}`,
+      label: `SDK: executeTool, ${what}`,
+      setting: 'sdk',
+      baseline: `sdk.${id}.hand`,
+      library: true,
+      ...(maxRatio === undefined ? {} : { target: { maxRatio } }),
+      call: libraryCall(libraryHooks(hooks)),
+    },
+  ];
+  return [
+    ...pair('hooks-2', '2 hooks (1 redirects)', plainHooks(2), 1.15),
+    ...pair('hooks-10', '10 hooks (1 redirects)', plainHooks(10)),
+    ...pair('no-hook-invoked', '2 hooks, none matches the tool', nonMatchingHooks(2)),
+  ];
+}
