@@ -7,6 +7,7 @@
  *   --rounds <n>         rounds per setting (default 5); scenario order alternates between rounds
  *   --time <ms>          sampling time per scenario per round (default 400)
  *   --quick              1 round of 50 ms, small heap and throughput windows: checks that it runs
+ *   --src                measure src/ through tsx instead of the tsc build in bench/.dist
  *
  * See docs/performance.md for the method.
  */
@@ -14,6 +15,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release } from 'node:os';
 import type { Call, HeapStats, SamplingOptions, TimeStats } from './measure.js';
 import { measureHeap, measureThroughput, sampleRound, summarise } from './measure.js';
+import type { Build } from './library.js';
+import { loadLibrary } from './library.js';
 import type { Scenario } from './scenarios.js';
 import { noSdkScenarios, sdkScenarios } from './scenarios.js';
 import type { TracingSdk } from './sdk.js';
@@ -27,10 +30,11 @@ interface Options {
   rounds: number;
   timeMs: number;
   quick: boolean;
+  build: Build;
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { json: undefined, compare: undefined, filter: undefined, rounds: 5, timeMs: 400, quick: false };
+  const options: Options = { json: undefined, compare: undefined, filter: undefined, rounds: 5, timeMs: 400, quick: false, build: 'dist' };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index];
     const next = argv[index + 1];
@@ -60,6 +64,9 @@ function parseArgs(argv: readonly string[]): Options {
         break;
       case '--quick':
         options.quick = true;
+        break;
+      case '--src':
+        options.build = 'src';
         break;
       default:
         throw new Error(`unknown option ${arg}; see the header of bench/run.ts`);
@@ -102,6 +109,7 @@ interface Results {
   readonly cores: number;
   readonly os: string;
   readonly date: string;
+  readonly build: Build;
   readonly settings: { rounds: number; timeMs: number; batch: number };
   readonly scenarios: ScenarioResult[];
   readonly throughput: Throughput[];
@@ -225,7 +233,8 @@ async function main(): Promise<void> {
   const heapCalls = options.quick ? 2_000 : 20_000;
   const cpu = cpus()[0]?.model ?? 'unknown';
   log(`toolhooks benchmark — node ${process.version}, ${cpu}, ${cpus().length} cores, ${platform()} ${release()}`);
-  log(`${options.rounds} round(s) × ${options.timeMs} ms per scenario, ${sampling.batch} calls per sample\n`);
+  const lib = await loadLibrary(options.build);
+  log(`measuring ${options.build === 'dist' ? 'the tsc build (bench/.dist)' : 'src/ through tsx'}; ${options.rounds} round(s) × ${options.timeMs} ms per scenario, ${sampling.batch} calls per sample\n`);
 
   const wanted = (all: Scenario[]): Scenario[] => {
     if (options.filter === undefined) return all;
@@ -235,14 +244,14 @@ async function main(): Promise<void> {
   };
 
   const results: ScenarioResult[] = [];
-  const noSdk = wanted(noSdkScenarios());
+  const noSdk = wanted(noSdkScenarios(lib));
   if (noSdk.length > 0) {
     process.stderr.write('no SDK registered:\n');
     results.push(...(await measureSetting(noSdk, options, sampling, heapCalls, async () => undefined, undefined)));
   }
 
   const sdk = installTracingSdk();
-  const sdkSet = wanted(sdkScenarios());
+  const sdkSet = wanted(sdkScenarios(lib));
   const throughput: Throughput[] = [];
   if (sdkSet.length > 0) {
     process.stderr.write('tracing SDK registered:\n');
@@ -284,6 +293,7 @@ async function main(): Promise<void> {
     cores: cpus().length,
     os: `${platform()} ${release()}`,
     date: new Date().toISOString(),
+    build: options.build,
     settings: { rounds: options.rounds, timeMs: options.timeMs, batch: sampling.batch },
     scenarios: results,
     throughput,

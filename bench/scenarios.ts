@@ -4,10 +4,10 @@
  */
 import { trace } from '@opentelemetry/api';
 import type { ToolHook } from '../src/index.js';
-import { HookRunner, executeTool } from '../src/index.js';
 import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
 import { VERSION } from '../src/version.js';
 import { handWrittenCall } from './hand-written.js';
+import type { Library } from './library.js';
 import type { PlainHook } from './workload.js';
 import { ARGS, CALL_ID, TOOL_NAME, nonMatchingHooks, plainHooks, tool } from './workload.js';
 
@@ -37,9 +37,15 @@ export function libraryHooks(hooks: readonly PlainHook[]): ToolHook[] {
   });
 }
 
-function libraryCall(hooks: ToolHook[]): () => Promise<unknown> {
-  const runner = new HookRunner({ hooks });
+function libraryCall(lib: Library, hooks: ToolHook[]): () => Promise<unknown> {
+  const runner = new lib.HookRunner({ hooks });
+  const { executeTool } = lib;
   return () => executeTool({ hooks: runner, toolName: TOOL_NAME, args: ARGS, execute: tool, callId: CALL_ID });
+}
+
+/** The policy's Redirect, built once with the library under test. */
+function capLimit(lib: Library): ReturnType<Library['redirect']> {
+  return lib.redirect({ newArgs: { limit: 10 }, reason: 'limit capped at 10' });
 }
 
 function handWritten(hooks: readonly PlainHook[]): () => Promise<unknown> {
@@ -48,7 +54,8 @@ function handWritten(hooks: readonly PlainHook[]): () => Promise<unknown> {
 }
 
 /** The floor and the scenarios that run with only the API's no-op tracer (no SDK registered). */
-export function noSdkScenarios(): Scenario[] {
+export function noSdkScenarios(lib: Library): Scenario[] {
+  const decision = capLimit(lib);
   const added = { maxAddedNs: 1_000 };
   return [
     { id: 'bare', label: 'bare: await tool(args)', setting: 'no-sdk', library: false, call: () => tool(ARGS) },
@@ -60,14 +67,15 @@ export function noSdkScenarios(): Scenario[] {
         baseline: 'bare',
         library: true,
         target: added,
-        call: libraryCall(libraryHooks(plainHooks(count))),
+        call: libraryCall(lib, libraryHooks(plainHooks(count, decision))),
       }),
     ),
   ];
 }
 
 /** The scenarios that run with the tracing SDK registered; call after `installTracingSdk()`. */
-export function sdkScenarios(): Scenario[] {
+export function sdkScenarios(lib: Library): Scenario[] {
+  const decision = capLimit(lib);
   const pair = (id: string, what: string, hooks: readonly PlainHook[], maxRatio?: number): Scenario[] => [
     { id: `sdk.${id}.hand`, label: `SDK: hand-written OTel, ${what}`, setting: 'sdk', library: false, call: handWritten(hooks) },
     {
@@ -77,12 +85,12 @@ export function sdkScenarios(): Scenario[] {
       baseline: `sdk.${id}.hand`,
       library: true,
       ...(maxRatio === undefined ? {} : { target: { maxRatio } }),
-      call: libraryCall(libraryHooks(hooks)),
+      call: libraryCall(lib, libraryHooks(hooks)),
     },
   ];
   return [
-    ...pair('hooks-2', '2 hooks (1 redirects)', plainHooks(2), 1.15),
-    ...pair('hooks-10', '10 hooks (1 redirects)', plainHooks(10)),
-    ...pair('no-hook-invoked', '2 hooks, none matches the tool', nonMatchingHooks(2)),
+    ...pair('hooks-2', '2 hooks (1 redirects)', plainHooks(2, decision), 1.15),
+    ...pair('hooks-10', '10 hooks (1 redirects)', plainHooks(10, decision)),
+    ...pair('no-hook-invoked', '2 hooks, none matches the tool', nonMatchingHooks(2, decision)),
   ];
 }

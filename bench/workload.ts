@@ -4,7 +4,6 @@
  * them is the instrumentation alone.
  */
 import type { HookDecision, ToolArgs } from '../src/index.js';
-import { redirect } from '../src/index.js';
 
 export const TOOL_NAME = 'search';
 export const CALL_ID = 'call_0001';
@@ -23,28 +22,24 @@ export interface PlainHook {
   before(toolName: string, args: ToolArgs): HookDecision | undefined;
 }
 
-/** Built once, as a policy would: the decision object is data, not per-call work of the instrumentation. */
-const CAP_LIMIT = redirect({ newArgs: { limit: 10 }, reason: 'limit capped at 10' });
-
-/** A policy hook that returns a decision: it redirects the call with a capped `limit`. */
-export const capLimit: PlainHook = {
-  name: 'cap-limit',
-  before: (_toolName, args) => ((args.limit as number) > 10 ? CAP_LIMIT : undefined),
-};
-
-/** A hook that looks and lets the call go on (an audit or a cache miss). */
-export function passThrough(index: number): PlainHook {
-  return { name: `audit-${index}`, before: (_toolName, args) => (args.query === '' ? CAP_LIMIT : undefined) };
-}
-
-/** `count` hooks: the decision-making one first, then pass-through ones. */
-export function plainHooks(count: number): PlainHook[] {
+/**
+ * `count` hooks: first a policy that redirects the call with a capped `limit` (returning `capLimit`,
+ * built once with the library's `redirect()` as a policy would: the decision is data, not per-call
+ * work of the instrumentation), then hooks that look and let the call go on (audits, cache misses).
+ */
+export function plainHooks(count: number, capLimit: HookDecision): PlainHook[] {
   const hooks: PlainHook[] = [];
-  for (let index = 0; index < count; index += 1) hooks.push(index === 0 ? capLimit : passThrough(index));
+  for (let index = 0; index < count; index += 1) {
+    hooks.push(
+      index === 0
+        ? { name: 'cap-limit', before: (_toolName, args) => ((args.limit as number) > 10 ? capLimit : undefined) }
+        : { name: `audit-${index}`, before: (_toolName, args) => (args.query === '' ? capLimit : undefined) },
+    );
+  }
   return hooks;
 }
 
 /** Hooks that apply to another tool only: the phase invokes none of them. */
-export function nonMatchingHooks(count: number): PlainHook[] {
-  return plainHooks(count).map((hook) => ({ ...hook, tools: ['other_tool'] }));
+export function nonMatchingHooks(count: number, capLimit: HookDecision): PlainHook[] {
+  return plainHooks(count, capLimit).map((hook) => ({ ...hook, tools: ['other_tool'] }));
 }

@@ -1,0 +1,24 @@
+/**
+ * Which build of toolhooks the benchmark measures. By default the JavaScript `tsc` emits (what users
+ * run), compiled by `npm run bench` into bench/.dist; `--src` measures the TypeScript sources through
+ * tsx instead (the smoke test does), whose transform adds a little per closure (esbuild's keepNames).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The library's public API. */
+export type Library = typeof import('../src/index.js');
+
+/** Which build was loaded, for the report. */
+export type Build = 'dist' | 'src';
+
+const DIST = new URL('./.dist/index.js', import.meta.url);
+
+/** Loads the compiled build when asked for and present, else the sources. */
+export async function loadLibrary(build: Build): Promise<Library> {
+  if (build === 'dist') {
+    if (!existsSync(fileURLToPath(DIST))) throw new Error('bench/.dist is missing: run `npm run bench`, which compiles it first');
+    return (await import(DIST.href)) as Library;
+  }
+  return import('../src/index.js');
+}
