@@ -169,18 +169,29 @@ function defaultLogger(level: LevelWithSilentOrString): Logger {
 }
 
 /**
- * pino's err serializer handles Error-like values; anything else that was thrown (a string, a number, a
- * plain object) is described the way the `toolhooks.hook.error` span event describes it.
+ * pino's err serializer handles Error values. Anything else that was thrown (a string, a number, a plain
+ * object) is described the way the `toolhooks.hook.error` span event describes it: its `typeof` as the
+ * type and its string form as the message. The serializer takes the type from `constructor.name`, so the
+ * description carries a constructor named after the `typeof`.
  */
 function serialisableError(error: unknown): unknown {
   if (error instanceof Error) return error;
+  const type = typeof error;
   let message: string;
   try {
     message = String(error);
   } catch {
     message = Object.prototype.toString.call(error); // e.g. an object whose toString throws
   }
-  return { type: typeof error, message };
+  const described = { type, message };
+  Object.defineProperty(described, 'constructor', { value: namedFunction(type), enumerable: false });
+  return described;
+}
+
+function namedFunction(name: string): () => void {
+  const fn = (): void => undefined;
+  Object.defineProperty(fn, 'name', { value: name });
+  return fn;
 }
 
 function roundMs(ms: number): number {
