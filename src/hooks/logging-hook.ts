@@ -165,7 +165,11 @@ function defaultLogger(level: LevelWithSilentOrString): Logger {
     { level: 'trace', stream: pino.destination(1) },
     { level: 'trace', stream: otelDestination() },
   ]);
-  return pino({ name: INSTRUMENTATION_NAME, level }, streams);
+  const logger = pino({ name: INSTRUMENTATION_NAME, level }, streams);
+  // @opentelemetry/instrumentation-pino (e.g. in an app's auto-instrumentations) wraps a new logger's
+  // stream to send its records to OTel itself; ours would then send each record twice.
+  if ((logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] === streams) return logger;
+  return pino({ name: INSTRUMENTATION_NAME, level }, pino.destination(1));
 }
 
 /**

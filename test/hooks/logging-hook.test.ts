@@ -4,6 +4,8 @@ import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { AlwaysOffSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -282,5 +284,21 @@ describe('LoggingHook records in OpenTelemetry', () => {
     const destination = otelDestination();
     expect(() => destination.write('{"level":30,"msg":"early"}')).not.toThrow();
     expect(() => destination.write('not json')).not.toThrow();
+  });
+});
+
+describe('LoggingHook next to @opentelemetry/instrumentation-pino', () => {
+  const fixture = fileURLToPath(new URL('./fixtures/instrumented-pino.cjs', import.meta.url));
+  /** The instrumentation scopes of the OTel records that one LoggingHook event produced in the fixture. */
+  function run(...args: string[]): string[] {
+    const child = spawnSync(process.execPath, ['--require', 'tsx/cjs', fixture, ...args], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(child.stderr);
+    expect(child.stdout).toContain('"msg":"tool call completed"'); // stdout still gets the record
+    return JSON.parse(child.stderr) as string[];
+  }
+
+  it('leaves sending to the instrumentation when it already bridges pino, so no record goes out twice', () => {
+    expect(run('instrumented')).toEqual(['@opentelemetry/instrumentation-pino']);
+    expect(run()).toEqual([INSTRUMENTATION_NAME]);
   });
 });
