@@ -9,8 +9,8 @@ import { LoggingHook, MetricsHook, otelDestination } from '../../src/hooks/index
 import { startTelemetry } from '../../src/node/index.js';
 import type { TelemetryHandle } from '../../src/node/index.js';
 import { busyPhase, toolEvent } from '../hooks/events.js';
-import { freePort, startReceiver, waitFor } from './support/receiver.js';
-import type { Receiver } from './support/receiver.js';
+import { freePort, startOtlpReceiver as startReceiver, waitFor } from '../support/otlp-receiver.js';
+import type { OtlpReceiver as Receiver } from '../support/otlp-receiver.js';
 
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 
@@ -38,7 +38,7 @@ function recordToolCall(): { traceId: string; spanId: string } {
   return trace.getTracer('toolhooks').startActiveSpan('execute_tool shell', (span) => {
     for (const hook of [metricsHook, loggingHook]) {
       hook.onEvent(busyPhase({ toolName: 'shell' }));
-      hook.onEvent(toolEvent({ toolName: 'shell', outcome: 'aborted', errorType: 'HookAbortError', reason: 'no' }));
+      hook.onEvent(toolEvent({ toolName: 'shell', outcome: 'aborted', errorType: 'HookAbortError', reason: 'no', durationMs: 120 }));
     }
     span.end();
     return span.spanContext();
@@ -125,19 +125,15 @@ describe('startTelemetry: export over OTLP/HTTP', () => {
     vi.stubEnv('OTEL_SERVICE_NAME', 'agent-from-env');
     handle = await startTelemetry();
     expect(handle.status).toBe('started');
-    recordToolCall();
+    const span = recordToolCall();
     await handle.forceFlush();
 
     expect(new Set(receiver.paths())).toEqual(new Set(['/v1/traces', '/v1/metrics', '/v1/logs']));
     for (const request of receiver.requests) {
       expect(request.contentType).toBe('application/x-protobuf');
       expect(request.headers['x-api-key']).toBe('secret-123');
-      // Protobuf strings are plain UTF-8: the resource's service.name is in every payload.
-      expect(request.body.includes('agent-from-env')).toBe(true);
     }
-    const metricsBody = receiver.requests.find((r) => r.path === '/v1/metrics')?.body;
-    expect(metricsBody?.includes('toolhooks.tool.calls')).toBe(true);
-    expect(receiver.requests.find((r) => r.path === '/v1/logs')?.body.includes('tool call aborted')).toBe(true);
+    expectRoundTrip(receiver, span, 'agent-from-env');
   });
 
   it('sends http/json when OTEL_EXPORTER_OTLP_PROTOCOL says so; options win over the environment', async () => {
@@ -150,16 +146,7 @@ describe('startTelemetry: export over OTLP/HTTP', () => {
     await handle.forceFlush();
 
     expect(receiver.requests.every((r) => r.contentType === 'application/json')).toBe(true);
-    const [traces] = receiver.json('/v1/traces') as [OtlpJson];
-    const resource = traces.resourceSpans[0]?.resource;
-    expect(resource?.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'agent-from-option' } });
-    const exported = traces.resourceSpans[0]?.scopeSpans[0]?.spans[0];
-    expect(exported).toMatchObject({ name: 'execute_tool shell', traceId: span.traceId, spanId: span.spanId });
-
-    const logRecords = (receiver.json('/v1/logs') as OtlpJson[]).flatMap((l) => l.resourceLogs.flatMap((r) => r.scopeLogs.flatMap((s) => s.logRecords)));
-    const aborted = logRecords.find((r) => r.body.stringValue === 'tool call aborted');
-    expect(aborted).toMatchObject({ traceId: span.traceId, spanId: span.spanId, severityText: 'warn' });
-    expect(aborted?.attributes).toContainEqual({ key: 'toolhooks.outcome', value: { stringValue: 'aborted' } });
+    expectRoundTrip(receiver, span, 'agent-from-option');
   });
 
   it('honours a per-signal protocol and endpoint variable', async () => {
@@ -359,13 +346,45 @@ describe('startTelemetry: a collector that fails', () => {
   });
 });
 
-interface OtlpJsonAttribute {
-  key: string;
-  value: { stringValue?: string };
-}
-interface OtlpJson {
-  resourceSpans: { resource: { attributes: OtlpJsonAttribute[] }; scopeSpans: { spans: { name: string; traceId: string; spanId: string }[] }[] }[];
-  resourceLogs: {
-    scopeLogs: { logRecords: { body: { stringValue?: string }; traceId: string; spanId: string; severityText: string; attributes: OtlpJsonAttribute[] }[] }[];
-  }[];
+/** What recordToolCall() produced, as decoded from the receiver: the span, the §4 metrics, the log records. */
+function expectRoundTrip(r: Receiver, span: { traceId: string; spanId: string }, serviceName: string): void {
+  const [exported] = r.spans();
+  expect(exported).toMatchObject({ name: 'execute_tool shell', traceId: span.traceId, spanId: span.spanId, scope: 'toolhooks' });
+  expect(exported?.resource['service.name']).toBe(serviceName);
+
+  const calls = r.latestMetric('toolhooks.tool.calls');
+  expect(calls).toMatchObject({ unit: '{call}', kind: 'sum', scope: 'toolhooks' });
+  expect(calls?.points).toEqual([{ attributes: { 'gen_ai.tool.name': 'shell', 'toolhooks.outcome': 'aborted' }, value: 1 }]);
+  const duration = r.latestMetric('gen_ai.execute_tool.duration');
+  expect(duration).toMatchObject({ unit: 's', kind: 'histogram' });
+  expect(duration?.points[0]).toMatchObject({
+    attributes: { 'gen_ai.tool.name': 'shell', 'toolhooks.outcome': 'aborted', 'error.type': 'HookAbortError' },
+    count: 1,
+    sum: 0.12,
+  });
+  const decisions = r.latestMetric('toolhooks.hook.decisions');
+  expect(decisions?.points).toHaveLength(3);
+  expect(decisions?.points).toContainEqual({
+    attributes: {
+      'toolhooks.phase': 'before_tool',
+      'toolhooks.hook.name': 'policy',
+      'toolhooks.decision': 'redirect',
+      'toolhooks.decision.shadowed': true,
+      'gen_ai.tool.name': 'shell',
+    },
+    value: 1,
+  });
+  expect(r.latestMetric('toolhooks.hook.errors')?.points).toEqual([
+    { attributes: { 'toolhooks.phase': 'before_tool', 'toolhooks.hook.name': 'broken', 'toolhooks.hook.error.kind': 'threw' }, value: 1 },
+  ]);
+  expect(r.latestMetric('toolhooks.hook.duration')?.points).toHaveLength(4);
+
+  const records = r.logs();
+  expect(records.map((l) => l.body)).toEqual(['hook decided skip', 'hook decision shadowed', 'hook failed', 'tool call aborted']);
+  for (const record of records) {
+    expect(record).toMatchObject({ traceId: span.traceId, spanId: span.spanId, scope: 'toolhooks' });
+    expect(record.resource['service.name']).toBe(serviceName);
+  }
+  expect(records[2]?.attributes).toMatchObject({ 'toolhooks.hook.error.kind': 'threw', 'exception.type': 'TypeError' });
+  expect(records[3]).toMatchObject({ severityText: 'warn', attributes: { 'toolhooks.outcome': 'aborted' } });
 }
