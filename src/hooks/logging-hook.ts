@@ -34,7 +34,14 @@ import {
 import { otelDestination } from './otel-destination.js';
 import { forEachHookDecision } from './phase-records.js';
 
-/** Options of {@link LoggingHook}. */
+/**
+ * Options of {@link LoggingHook}.
+ *
+ * @example
+ * ```ts
+ * new LoggingHook({ logger: appLogger, level: 'warn' }); // only aborted/failed calls and hook failures
+ * ```
+ */
 export interface LoggingHookOptions {
   /**
    * The pino logger to write to. Default: a pino logger named `toolhooks` writing to stdout and, through

@@ -25,7 +25,14 @@ import {
 import { VERSION } from '../version.js';
 import { forEachHookDecision } from './phase-records.js';
 
-/** Options of {@link MetricsHook}. */
+/**
+ * Options of {@link MetricsHook}.
+ *
+ * @example
+ * ```ts
+ * new MetricsHook({ meter: myMeterProvider.getMeter('toolhooks'), tools: /^db_/ });
+ * ```
+ */
 export interface MetricsHookOptions {
   /**
    * The meter to record with. Default: `metrics.getMeter('toolhooks', VERSION)` from the global

@@ -10,7 +10,14 @@ import type { DestinationStream } from 'pino';
 import { INSTRUMENTATION_NAME, LOG_SPAN_ID, LOG_TRACE_FLAGS, LOG_TRACE_ID } from '../telemetry/semconv.js';
 import { VERSION } from '../version.js';
 
-/** Options of {@link otelDestination}. */
+/**
+ * Options of {@link otelDestination}.
+ *
+ * @example
+ * ```ts
+ * otelDestination({ loggerName: 'my-agent' });
+ * ```
+ */
 export interface OTelDestinationOptions {
   /** The OTel logger (instrumentation scope) name. Default: `toolhooks`. */
   readonly loggerName?: string;

@@ -7,6 +7,14 @@
  */
 import { getNumberFromEnv, getStringFromEnv } from '@opentelemetry/core';
 
+/**
+ * The OTLP/HTTP encodings startTelemetry can export with.
+ *
+ * @example
+ * ```ts
+ * await startTelemetry({ protocol: 'http/json' });
+ * ```
+ */
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 export type Signal = 'traces' | 'metrics' | 'logs';
 

@@ -26,7 +26,14 @@ import type { OtlpProtocol, SignalPlan } from './config.js';
 import { createConsoleSpanExporter } from './console-exporter.js';
 import { DropReporter, ReportingLogRecordExporter, ReportingMetricExporter, ReportingSpanExporter } from './drop-reporting.js';
 
-/** Options of {@link startTelemetry}. Every one is optional; the standard `OTEL_*` variables fill the gaps. */
+/**
+ * Options of {@link startTelemetry}. Every one is optional; the standard `OTEL_*` variables fill the gaps.
+ *
+ * @example
+ * ```ts
+ * await startTelemetry({ serviceName: 'my-agent', endpoint: 'http://otel-collector:4318', prometheus: { port: 9464 } });
+ * ```
+ */
 export interface StartTelemetryOptions {
   /** `service.name` of everything exported. Default: `OTEL_SERVICE_NAME`, else `unknown_service:node`. */
   readonly serviceName?: string;
@@ -62,10 +69,24 @@ export interface StartTelemetryOptions {
  * - `existing`: a tracer provider was already registered (the app runs its own SDK), so it registered
  *   nothing and toolhooks' spans, metrics and logs go through the app's providers;
  * - `disabled`: `OTEL_SDK_DISABLED=true`, nothing was started.
+ *
+ * @example
+ * ```ts
+ * const telemetry = await startTelemetry();
+ * if (telemetry.status === 'existing') console.log('using the app\'s OpenTelemetry SDK');
+ * ```
  */
 export type TelemetryStatus = 'started' | 'existing' | 'disabled';
 
-/** Control over what {@link startTelemetry} started. */
+/**
+ * Control over what {@link startTelemetry} started.
+ *
+ * @example
+ * ```ts
+ * const telemetry = await startTelemetry();
+ * process.once('beforeExit', () => void telemetry.shutdown());
+ * ```
+ */
 export interface TelemetryHandle {
   readonly status: TelemetryStatus;
   /** Exports everything recorded so far. Never rejects: export failures are reported through `diag`. */
@@ -175,8 +196,9 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
   }
   config.logRecordProcessors = logProcessors;
 
-  const sdk = new NodeSDK(config);
+  let sdk: NodeSDK;
   try {
+    sdk = new NodeSDK(config);
     sdk.start();
   } catch (error) {
     await prometheus?.shutdown().catch(() => undefined);
