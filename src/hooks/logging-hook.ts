@@ -27,6 +27,9 @@ import {
   LOG_MSG_HOOK_FAILED,
   LOG_MSG_SHADOWED,
   LOG_MSG_TOOL_PREFIX,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_REDIRECT_ARGS,
   LOG_SPAN_ID,
   LOG_TRACE_FLAGS,
   LOG_TRACE_ID,
@@ -118,6 +121,9 @@ export class LoggingHook implements ToolHook {
     fields[ATTR_REEXECUTIONS] = event.reexecutions;
     fields[ATTR_TOOL_DURATION_MS] = roundMs(event.durationMs);
     if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
+    // Present only with capture on, already redacted and bounded by the runner's one capture module.
+    if (event.arguments !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = event.arguments;
+    if (event.result !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_RESULT] = event.result;
     this.#write(level, fields, `${LOG_MSG_TOOL_PREFIX} ${event.outcome}`);
   }
 
@@ -134,6 +140,7 @@ export class LoggingHook implements ToolHook {
         const reason = shadowed?.reason ?? record.reason;
         if (reason !== undefined && reason !== '') fields[ATTR_DECISION_REASON] = reason;
         if (record.newTool !== undefined) fields[ATTR_REDIRECT_NEW_TOOL] = record.newTool;
+        if (record.newArgs !== undefined) fields[ATTR_REDIRECT_ARGS] = record.newArgs;
         if (shadowed !== undefined && event.winner !== undefined) fields[ATTR_DECISION_WINNER] = event.winner;
         if (Number.isFinite(record.durationMs)) fields[ATTR_HOOK_DURATION_MS] = roundMs(record.durationMs);
         if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;

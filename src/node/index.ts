@@ -15,3 +15,5 @@
 export { startTelemetry } from './start-telemetry.js';
 export type { StartTelemetryOptions, TelemetryHandle, TelemetryStatus } from './start-telemetry.js';
 export type { OtlpProtocol } from './config.js';
+export { TreeSpanExporter } from './tree-exporter.js';
+export type { TreeSpanExporterOptions } from './tree-exporter.js';
