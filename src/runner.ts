@@ -285,7 +285,8 @@ export class HookRunner<S = unknown> {
         if (winner !== undefined && winning.kind !== 'continue') {
           shadowedCount += 1;
           if (span !== undefined) recordShadowed(span, this.#capture, winner.name, winning, entry.name);
-          shadowed?.push(shadowedRecord(winner.name, winning, this.#capture));
+          // Nothing is shadowed before the first winner, so the earlier winner goes first: hook order.
+          shadowed?.unshift(shadowedRecord(winner.name, winning, this.#capture));
         }
         winner = entry;
         winning = decision;

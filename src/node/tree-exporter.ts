@@ -6,7 +6,7 @@
 import type { HrTime } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
 import { ExportResultCode } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import {
   ATTR_ATTEMPT,
   ATTR_DECISION,
@@ -48,7 +48,7 @@ export interface TreeSpanExporterOptions {
  *
  * @example
  * ```ts
- * import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+ * import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
  * import { TreeSpanExporter } from 'toolhooks/node';
  * const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new TreeSpanExporter())] });
  * ```

@@ -79,3 +79,28 @@ export const METRIC_HOOK_DURATION = 'toolhooks.hook.duration';
 export const TOOL_DURATION_BUCKETS: readonly number[] = Object.freeze([
   0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
 ]);
+/**
+ * Bucket boundaries of `toolhooks.hook.duration`, in seconds. Hooks are mostly in-process checks that
+ * take microseconds to milliseconds, with a tail of remote calls (a policy service, an LLM judge) up to
+ * the default 30 s timeout, so the buckets are dense below 10 ms and sparse above 1 s.
+ */
+export const HOOK_DURATION_BUCKETS: readonly number[] = Object.freeze([
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+]);
+
+// Log records (LoggingHook). Fields that mean the same as a span attribute use its name (above);
+// these are the ones that only logs carry.
+/** Trace context of the active span, as the OTel log data model and pino's OTel instrumentation name them. */
+export const LOG_TRACE_ID = 'trace_id';
+export const LOG_SPAN_ID = 'span_id';
+export const LOG_TRACE_FLAGS = 'trace_flags';
+/** How long the whole tool call took, in milliseconds (the `execute_tool` span's duration). */
+export const ATTR_TOOL_DURATION_MS = 'toolhooks.tool.duration_ms';
+/** Message of a tool outcome record: `tool call completed`, `tool call aborted`, ... */
+export const LOG_MSG_TOOL_PREFIX = 'tool call';
+/** Message of a non-Continue decision record: `hook decided skip`, `hook decided redirect`, `hook decided abort`. */
+export const LOG_MSG_DECISION_PREFIX = 'hook decided';
+/** Message of a shadowed decision record. */
+export const LOG_MSG_SHADOWED = 'hook decision shadowed';
+/** Message of a swallowed hook failure record. */
+export const LOG_MSG_HOOK_FAILED = 'hook failed';

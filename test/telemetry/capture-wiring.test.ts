@@ -72,3 +72,32 @@ describe('capture wiring (SPEC §5)', () => {
     expect(() => new HookRunner({ capture: { maxLength: -1 } })).toThrow(/maxLength/);
   });
 });
+
+describe('capture in logs', () => {
+  it('LoggingHook writes the same redacted values as the span, and none by default', async () => {
+    const { LoggingHook } = await import('../../src/hooks/index.js');
+    const pino = (await import('pino')).default;
+    const run = async (capture: { args?: boolean; results?: boolean } | undefined): Promise<string> => {
+      const lines: string[] = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+      const hooks = new HookRunner({
+        tracer: tracing.tracer,
+        ...(capture === undefined ? {} : { capture }),
+        hooks: [{ name: 'r', beforeTool: () => redirect({ newArgs: { apiKey: 'sk-9', page: 2 } }) }, new LoggingHook({ logger })],
+      });
+      await executeTool({ hooks, toolName: 'search', args: { q: 'cats', password: 'pw-1' }, execute: () => ({ hits: 3 }) });
+      return lines.join('');
+    };
+    const captured = await run({ args: true, results: true });
+    const records = captured.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const tool = records.find((r) => r.msg === 'tool call completed')!;
+    expect(JSON.parse(String(tool[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]))).toEqual({ q: 'cats', password: '[REDACTED]' });
+    expect(JSON.parse(String(tool[ATTR_GEN_AI_TOOL_CALL_RESULT]))).toEqual({ hits: 3 });
+    const decision = records.find((r) => r.msg === 'hook decided redirect')!;
+    expect(JSON.parse(String(decision[ATTR_REDIRECT_ARGS]))).toEqual({ apiKey: '[REDACTED]', page: 2 });
+    expect(captured).not.toContain('pw-1');
+    expect(captured).not.toContain('sk-9');
+    const plain = await run(undefined);
+    for (const value of ['cats', 'pw-1', 'sk-9', '"hits"']) expect(plain).not.toContain(value);
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * toolhooks/hooks — built-in observer hooks: {@link MetricsHook} records the SPEC §4 metrics and
+ * {@link LoggingHook} writes structured pino records linked to their spans (and to OTLP through
+ * {@link otelDestination}).
+ *
+ * @example
+ * ```ts
+ * import { HookRunner } from 'toolhooks';
+ * import { LoggingHook, MetricsHook } from 'toolhooks/hooks';
+ *
+ * const hooks = new HookRunner([policyHook, new MetricsHook(), new LoggingHook()]);
+ * ```
+ * @packageDocumentation
+ */
+export { MetricsHook } from './metrics-hook.js';
+export type { MetricsHookOptions } from './metrics-hook.js';
+export { LoggingHook } from './logging-hook.js';
+export type { LoggingHookOptions } from './logging-hook.js';
+export { otelDestination } from './otel-destination.js';
+export type { OTelDestinationOptions } from './otel-destination.js';

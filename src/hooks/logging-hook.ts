@@ -1,0 +1,217 @@
+/**
+ * LoggingHook: writes the runner's observer events as structured pino records, linked to their spans.
+ */
+import { diag, isSpanContextValid, trace } from '@opentelemetry/api';
+import pino from 'pino';
+import type { Level, LevelWithSilentOrString, Logger } from 'pino';
+import type { PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
+import {
+  ATTR_DECISION,
+  ATTR_DECISION_REASON,
+  ATTR_DECISION_WINNER,
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_HOOK_DURATION_MS,
+  ATTR_HOOK_ERROR_KIND,
+  ATTR_HOOK_NAME,
+  ATTR_OUTCOME,
+  ATTR_PHASE,
+  ATTR_REDIRECT_NEW_TOOL,
+  ATTR_REEXECUTIONS,
+  ATTR_RETRIES,
+  ATTR_TOOL_DURATION_MS,
+  ATTR_TOOL_EFFECTIVE_NAME,
+  INSTRUMENTATION_NAME,
+  LOG_MSG_DECISION_PREFIX,
+  LOG_MSG_HOOK_FAILED,
+  LOG_MSG_SHADOWED,
+  LOG_MSG_TOOL_PREFIX,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_REDIRECT_ARGS,
+  LOG_SPAN_ID,
+  LOG_TRACE_FLAGS,
+  LOG_TRACE_ID,
+} from '../telemetry/semconv.js';
+import { otelDestination } from './otel-destination.js';
+import { forEachHookDecision } from './phase-records.js';
+
+/**
+ * Options of {@link LoggingHook}.
+ *
+ * @example
+ * ```ts
+ * new LoggingHook({ logger: appLogger, level: 'warn' }); // only aborted/failed calls and hook failures
+ * ```
+ */
+export interface LoggingHookOptions {
+  /**
+   * The pino logger to write to. Default: a pino logger named `toolhooks` writing to stdout and, through
+   * {@link otelDestination}, to the global OTel LoggerProvider. A logger you pass is used as it is: add
+   * `otelDestination()` to its streams (or run `@opentelemetry/instrumentation-pino`) to get its records
+   * into OTLP as well.
+   */
+  readonly logger?: Logger;
+  /**
+   * Lowest level written. Default `info` (everything this hook writes). With your own logger, a child
+   * logger at this level is used; without it, your logger's level applies.
+   */
+  readonly level?: LevelWithSilentOrString;
+  /** Which tools to log. Default: all tools. */
+  readonly tools?: ToolMatcher;
+  /** The hook's telemetry name. Default: `LoggingHook`. */
+  readonly name?: string;
+}
+
+type Fields = Record<string, unknown>;
+
+/**
+ * Writes one pino record per tool outcome (`info`, `warn` for aborted and failed), per non-Continue hook
+ * decision (`info`), per shadowed decision (`info`) and per swallowed hook failure (`warn`, with the
+ * error serialised by pino's `err` serializer). Every record carries `trace_id`, `span_id` and
+ * `trace_flags` of the span active when the event was delivered (the phase span or the `execute_tool`
+ * span), so logs and traces join up. Field names are the span attribute names (`gen_ai.tool.name`,
+ * `toolhooks.outcome`, ...). Argument and result values are never logged. It never throws.
+ *
+ * @example
+ * ```ts
+ * import { HookRunner } from 'toolhooks';
+ * import { LoggingHook } from 'toolhooks/hooks';
+ *
+ * const hooks = new HookRunner([policyHook, new LoggingHook()]);
+ * // {"level":40,"name":"toolhooks","gen_ai.tool.name":"shell","toolhooks.outcome":"aborted",...,"msg":"tool call aborted"}
+ * ```
+ */
+export class LoggingHook implements ToolHook {
+  readonly name: string;
+  readonly tools?: ToolMatcher;
+  readonly #logger: Logger;
+  #failures = 0;
+
+  constructor(options: LoggingHookOptions = {}) {
+    this.name = options.name ?? 'LoggingHook';
+    if (options.tools !== undefined) this.tools = options.tools;
+    if (options.logger === undefined) {
+      this.#logger = defaultLogger(options.level ?? 'info');
+    } else {
+      this.#logger = options.level === undefined ? options.logger : options.logger.child({}, { level: options.level });
+    }
+  }
+
+  /** Logs one observer event. Called by the runner; never throws. */
+  onEvent(event: ToolHookEvent): void {
+    try {
+      if (event.type === 'tool') this.#logTool(event);
+      else this.#logPhase(event);
+    } catch (error) {
+      if (this.#failures++ === 0) diag.warn(`toolhooks: ${this.name} could not log an event; further failures are not logged`, error);
+    }
+  }
+
+  #logTool(event: ToolEvent): void {
+    const level: Level = event.outcome === 'aborted' || event.outcome === 'failed' ? 'warn' : 'info';
+    if (!this.#logger.isLevelEnabled(level)) return;
+    const fields: Fields = { [ATTR_GEN_AI_TOOL_NAME]: event.toolName };
+    if (event.effectiveToolName !== event.toolName) fields[ATTR_TOOL_EFFECTIVE_NAME] = event.effectiveToolName;
+    fields[ATTR_OUTCOME] = event.outcome;
+    if (event.errorType !== undefined) fields[ATTR_ERROR_TYPE] = event.errorType;
+    if (event.reason !== undefined && event.reason !== '') fields[ATTR_DECISION_REASON] = event.reason;
+    fields[ATTR_RETRIES] = event.retries;
+    fields[ATTR_REEXECUTIONS] = event.reexecutions;
+    fields[ATTR_TOOL_DURATION_MS] = roundMs(event.durationMs);
+    if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
+    // Present only with capture on, already redacted and bounded by the runner's one capture module.
+    if (event.arguments !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = event.arguments;
+    if (event.result !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_RESULT] = event.result;
+    this.#write(level, fields, `${LOG_MSG_TOOL_PREFIX} ${event.outcome}`);
+  }
+
+  #logPhase(event: PhaseEvent): void {
+    if (this.#logger.isLevelEnabled('info')) {
+      forEachHookDecision(event, (record, shadowed) => {
+        if (record.decision === 'continue' || record.decision === 'error') return;
+        const fields: Fields = {
+          [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
+          [ATTR_PHASE]: event.phase,
+          [ATTR_HOOK_NAME]: record.hook,
+          [ATTR_DECISION]: record.decision,
+        };
+        const reason = shadowed?.reason ?? record.reason;
+        if (reason !== undefined && reason !== '') fields[ATTR_DECISION_REASON] = reason;
+        if (record.newTool !== undefined) fields[ATTR_REDIRECT_NEW_TOOL] = record.newTool;
+        if (record.newArgs !== undefined) fields[ATTR_REDIRECT_ARGS] = record.newArgs;
+        if (shadowed !== undefined && event.winner !== undefined) fields[ATTR_DECISION_WINNER] = event.winner;
+        if (Number.isFinite(record.durationMs)) fields[ATTR_HOOK_DURATION_MS] = roundMs(record.durationMs);
+        if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
+        this.#write('info', fields, shadowed === undefined ? `${LOG_MSG_DECISION_PREFIX} ${record.decision}` : LOG_MSG_SHADOWED);
+      });
+    }
+    if (event.errors.length === 0 || !this.#logger.isLevelEnabled('warn')) return;
+    for (const failure of event.errors) {
+      const fields: Fields = {
+        [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
+        [ATTR_PHASE]: event.phase,
+        [ATTR_HOOK_NAME]: failure.hook,
+        [ATTR_HOOK_ERROR_KIND]: failure.kind,
+        err: serialisableError(failure.error),
+      };
+      if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
+      this.#write('warn', fields, LOG_MSG_HOOK_FAILED);
+    }
+  }
+
+  #write(level: Level, fields: Fields, msg: string): void {
+    // Read at write time: the runner delivers events inside the phase or execute_tool span's context.
+    const spanContext = trace.getActiveSpan()?.spanContext();
+    if (spanContext !== undefined && isSpanContextValid(spanContext)) {
+      fields[LOG_TRACE_ID] = spanContext.traceId;
+      fields[LOG_SPAN_ID] = spanContext.spanId;
+      fields[LOG_TRACE_FLAGS] = spanContext.traceFlags.toString(16).padStart(2, '0');
+    }
+    this.#logger[level](fields, msg);
+  }
+}
+
+function defaultLogger(level: LevelWithSilentOrString): Logger {
+  // Each stream takes every level: the logger's own level is the only filter.
+  const streams = pino.multistream([
+    { level: 'trace', stream: pino.destination(1) },
+    { level: 'trace', stream: otelDestination() },
+  ]);
+  const logger = pino({ name: INSTRUMENTATION_NAME, level }, streams);
+  // @opentelemetry/instrumentation-pino (e.g. in an app's auto-instrumentations) wraps a new logger's
+  // stream to send its records to OTel itself; ours would then send each record twice.
+  if ((logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] === streams) return logger;
+  return pino({ name: INSTRUMENTATION_NAME, level }, pino.destination(1));
+}
+
+/**
+ * pino's err serializer handles Error values. Anything else that was thrown (a string, a number, a plain
+ * object) is described the way the `toolhooks.hook.error` span event describes it: its `typeof` as the
+ * type and its string form as the message. The serializer takes the type from `constructor.name`, so the
+ * description carries a constructor named after the `typeof`.
+ */
+function serialisableError(error: unknown): unknown {
+  if (error instanceof Error) return error;
+  const type = typeof error;
+  let message: string;
+  try {
+    message = String(error);
+  } catch {
+    message = Object.prototype.toString.call(error); // e.g. an object whose toString throws
+  }
+  const described = { type, message };
+  Object.defineProperty(described, 'constructor', { value: namedFunction(type), enumerable: false });
+  return described;
+}
+
+function namedFunction(name: string): () => void {
+  const fn = (): void => undefined;
+  Object.defineProperty(fn, 'name', { value: name });
+  return fn;
+}
+
+function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

@@ -1,0 +1,156 @@
+/**
+ * A pino destination that forwards every record to the OpenTelemetry Logs API, so that records written
+ * through pino also reach the registered LoggerProvider (and its OTLP exporter).
+ */
+import { context, diag, isSpanContextValid, trace } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
+import { logs, SeverityNumber } from '@opentelemetry/api-logs';
+import type { AnyValueMap, Logger as OTelLogger, LoggerProvider, LogRecord } from '@opentelemetry/api-logs';
+import type { DestinationStream } from 'pino';
+import { INSTRUMENTATION_NAME, LOG_SPAN_ID, LOG_TRACE_FLAGS, LOG_TRACE_ID } from '../telemetry/semconv.js';
+import { VERSION } from '../version.js';
+
+/**
+ * Options of {@link otelDestination}.
+ *
+ * @example
+ * ```ts
+ * otelDestination({ loggerName: 'my-agent' });
+ * ```
+ */
+export interface OTelDestinationOptions {
+  /** The OTel logger (instrumentation scope) name. Default: `toolhooks`. */
+  readonly loggerName?: string;
+}
+
+/** pino's default numeric levels, mapped to OTel severities. Others are scaled onto the same range. */
+const SEVERITY_BY_LEVEL: ReadonlyMap<number, readonly [SeverityNumber, string]> = new Map([
+  [10, [SeverityNumber.TRACE, 'trace']],
+  [20, [SeverityNumber.DEBUG, 'debug']],
+  [30, [SeverityNumber.INFO, 'info']],
+  [40, [SeverityNumber.WARN, 'warn']],
+  [50, [SeverityNumber.ERROR, 'error']],
+  [60, [SeverityNumber.FATAL, 'fatal']],
+]);
+
+/**
+ * A pino destination that sends each record to the global OTel LoggerProvider (`@opentelemetry/api-logs`),
+ * with the trace context the record carries (`trace_id`, `span_id`, `trace_flags`, else the context active
+ * at write time). Add it to a `pino.multistream` next to your own destination. {@link LoggingHook}'s default
+ * logger already includes it; use this when you give LoggingHook a logger of your own and want its records
+ * in OTLP too. Until a LoggerProvider is registered, records are dropped at no cost beyond parsing.
+ *
+ * Mapping: `msg` → body; `level` → severity; `time` → timestamp; `err` → `exception.*` attributes;
+ * `trace_id`/`span_id`/`trace_flags` → the record's span context; `pid` and `hostname` are left out (they
+ * are resource attributes in OTel); every other field → an attribute of the same name.
+ *
+ * @example
+ * ```ts
+ * import pino from 'pino';
+ * import { LoggingHook, otelDestination } from 'toolhooks/hooks';
+ *
+ * const logger = pino({}, pino.multistream([{ stream: process.stdout }, { stream: otelDestination() }]));
+ * const hook = new LoggingHook({ logger });
+ * ```
+ */
+export function otelDestination(options: OTelDestinationOptions = {}): DestinationStream {
+  return new OTelDestination(options.loggerName ?? INSTRUMENTATION_NAME);
+}
+
+class OTelDestination implements DestinationStream {
+  readonly #name: string;
+  #provider: LoggerProvider | undefined;
+  #logger: OTelLogger | undefined;
+  #failures = 0;
+
+  constructor(name: string) {
+    this.#name = name;
+  }
+
+  write(line: string): void {
+    try {
+      const record: unknown = JSON.parse(line);
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) return;
+      this.#currentLogger().emit(toLogRecord(record as Record<string, unknown>));
+    } catch (error) {
+      // A logging destination must never throw into the code that logs.
+      if (this.#failures++ === 0) diag.warn('toolhooks: could not forward a pino record to OpenTelemetry; further failures are not logged', error);
+    }
+  }
+
+  #currentLogger(): OTelLogger {
+    // getLogger() may be costly, so the logger is kept until the global provider changes.
+    const provider = logs.getLoggerProvider();
+    if (provider !== this.#provider || this.#logger === undefined) {
+      this.#provider = provider;
+      this.#logger = provider.getLogger(this.#name, VERSION);
+    }
+    return this.#logger;
+  }
+}
+
+function toLogRecord(fields: Record<string, unknown>): LogRecord {
+  const {
+    level,
+    time,
+    msg,
+    err,
+    pid: _pid,
+    hostname: _hostname,
+    [LOG_TRACE_ID]: traceId,
+    [LOG_SPAN_ID]: spanId,
+    [LOG_TRACE_FLAGS]: traceFlags,
+    ...attributes
+  } = fields;
+  const record: LogRecord = {
+    timestamp: toTimestamp(time),
+    attributes: attributes as AnyValueMap,
+    context: recordContext(traceId, spanId, traceFlags),
+  };
+  if (typeof level === 'number') {
+    const [severityNumber, severityText] = severityOf(level);
+    record.severityNumber = severityNumber;
+    record.severityText = severityText;
+  }
+  if (typeof msg === 'string') record.body = msg;
+  if (err !== undefined && err !== null) record.exception = toException(err);
+  return record;
+}
+
+function severityOf(level: number): readonly [SeverityNumber, string] {
+  const known = SEVERITY_BY_LEVEL.get(level);
+  if (known !== undefined) return known;
+  // Custom levels: place them on OTel's 1..24 scale the way pino's 10..60 range maps onto it.
+  const scaled = Math.min(24, Math.max(1, Math.round(((level - 10) / 50) * 20) + 1));
+  return [scaled as SeverityNumber, String(level)];
+}
+
+function toTimestamp(time: unknown): number {
+  if (typeof time === 'number' && Number.isFinite(time)) return time;
+  if (typeof time === 'string') {
+    const parsed = Date.parse(time);
+    if (Number.isFinite(parsed)) return parsed;
+  }
+  return Date.now();
+}
+
+/** The span context the record was written in, so that it links to its span even off the logging thread. */
+function recordContext(traceId: unknown, spanId: unknown, flags: unknown): Context {
+  const active = context.active();
+  if (typeof traceId !== 'string' || typeof spanId !== 'string') return active;
+  const traceFlags = typeof flags === 'string' ? Number.parseInt(flags, 16) : typeof flags === 'number' ? flags : 0;
+  const spanContext = { traceId, spanId, traceFlags: Number.isInteger(traceFlags) ? traceFlags : 0, isRemote: false };
+  return isSpanContextValid(spanContext) ? trace.setSpanContext(active, spanContext) : active;
+}
+
+/** pino's err serializer writes `type`; the OTel SDK reads `name` (or `code`) for `exception.type`. */
+function toException(err: unknown): unknown {
+  if (typeof err !== 'object' || err === null) return String(err);
+  const e = err as Record<string, unknown>;
+  const exception: { name?: string; message?: string; stack?: string } = {};
+  const name = typeof e.type === 'string' ? e.type : e.name;
+  if (typeof name === 'string') exception.name = name;
+  if (typeof e.message === 'string') exception.message = e.message;
+  if (typeof e.stack === 'string') exception.stack = e.stack;
+  return exception;
+}

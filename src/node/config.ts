@@ -1,0 +1,129 @@
+/**
+ * Checks startTelemetry's options and the OTLP environment variables, and decides per signal which
+ * protocol and endpoint to use. Everything the exporters can read from the environment themselves
+ * (endpoints, headers, timeouts, compression) is left to them; only what decides which exporter to build,
+ * and what must fail loudly when wrong, is read here.
+ * @internal
+ */
+import { getNumberFromEnv, getStringFromEnv } from '@opentelemetry/core';
+
+/**
+ * The OTLP/HTTP encodings startTelemetry can export with.
+ *
+ * @example
+ * ```ts
+ * await startTelemetry({ protocol: 'http/json' });
+ * ```
+ */
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+export type Signal = 'traces' | 'metrics' | 'logs';
+
+const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json'];
+const DEFAULT_PROTOCOL: OtlpProtocol = 'http/protobuf';
+const DEFAULT_METRIC_INTERVAL_MS = 60_000;
+const DEFAULT_METRIC_TIMEOUT_MS = 30_000;
+
+/** What an OTLP exporter for one signal is built with. */
+export interface SignalPlan {
+  readonly protocol: OtlpProtocol;
+  /** The full URL, when the `endpoint` option sets it; otherwise the exporter reads the environment. */
+  readonly url?: string;
+  /** Whether an endpoint was configured at all (option or environment), rather than the default. */
+  readonly endpointConfigured: boolean;
+}
+
+/** Throws an error naming the option and its value. */
+export function invalid(option: string, value: unknown, expected: string): never {
+  throw new Error(`startTelemetry: ${option} must be ${expected}, got ${show(value)}`);
+}
+
+/** Whether `value` is an absolute http(s) URL. */
+export function isHttpUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:';
+}
+
+/** Checks the `endpoint` / `protocol` choice and the environment for one signal. */
+export function planSignal(signal: Signal, endpoint: string | undefined, protocol: OtlpProtocol | undefined): SignalPlan {
+  const upper = signal.toUpperCase();
+  const signalEndpointVar = `OTEL_EXPORTER_OTLP_${upper}_ENDPOINT`;
+  const signalEndpoint = getStringFromEnv(signalEndpointVar);
+  const baseEndpoint = getStringFromEnv('OTEL_EXPORTER_OTLP_ENDPOINT');
+  // Checked even when the option overrides them: a broken deployment setting should not go unnoticed.
+  if (signalEndpoint !== undefined && !isHttpUrl(signalEndpoint)) invalid(signalEndpointVar, signalEndpoint, 'an http(s) URL');
+  if (baseEndpoint !== undefined && !isHttpUrl(baseEndpoint)) invalid('OTEL_EXPORTER_OTLP_ENDPOINT', baseEndpoint, 'an http(s) URL');
+
+  let chosen = protocol;
+  if (chosen === undefined) {
+    const signalProtocolVar = `OTEL_EXPORTER_OTLP_${upper}_PROTOCOL`;
+    const fromSignal = getStringFromEnv(signalProtocolVar);
+    const fromBase = getStringFromEnv('OTEL_EXPORTER_OTLP_PROTOCOL');
+    const [variable, value] = fromSignal !== undefined ? [signalProtocolVar, fromSignal] : ['OTEL_EXPORTER_OTLP_PROTOCOL', fromBase];
+    if (value !== undefined) chosen = checkProtocol(variable, value);
+  }
+  const plan: { protocol: OtlpProtocol; url?: string; endpointConfigured: boolean } = {
+    protocol: chosen ?? DEFAULT_PROTOCOL,
+    endpointConfigured: endpoint !== undefined || signalEndpoint !== undefined || baseEndpoint !== undefined,
+  };
+  if (endpoint !== undefined) plan.url = `${endpoint.replace(/\/+$/, '')}/v1/${signal}`;
+  return plan;
+}
+
+/** Checks a protocol value from an option or a variable. */
+export function checkProtocol(name: string, value: unknown): OtlpProtocol {
+  if (typeof value === 'string' && PROTOCOLS.includes(value)) return value as OtlpProtocol;
+  if (value === 'grpc') {
+    throw new Error(
+      `startTelemetry: ${name}=grpc is not supported: startTelemetry exports over OTLP/HTTP. ` +
+        'Use http/protobuf (port 4318) or http/json, or set up NodeSDK with the gRPC exporters yourself.',
+    );
+  }
+  return invalid(name, value, '"http/protobuf" or "http/json"');
+}
+
+/** The metric export interval and timeout: option, else OTEL_METRIC_EXPORT_INTERVAL/_TIMEOUT, else 60 s / 30 s. */
+export function metricTiming(intervalOption: number | undefined): { intervalMillis: number; timeoutMillis: number } {
+  const intervalMillis = intervalOption ?? positive(getNumberFromEnv('OTEL_METRIC_EXPORT_INTERVAL')) ?? DEFAULT_METRIC_INTERVAL_MS;
+  const timeout = positive(getNumberFromEnv('OTEL_METRIC_EXPORT_TIMEOUT')) ?? DEFAULT_METRIC_TIMEOUT_MS;
+  // The reader refuses a timeout longer than the interval.
+  return { intervalMillis, timeoutMillis: Math.min(timeout, intervalMillis) };
+}
+
+/** Batch log processor settings from OTEL_BLRP_*, which the 0.223 processor does not read itself. */
+export function batchLogSettings(): {
+  maxQueueSize?: number;
+  maxExportBatchSize?: number;
+  scheduledDelayMillis?: number;
+  exportTimeoutMillis?: number;
+} {
+  const settings: { maxQueueSize?: number; maxExportBatchSize?: number; scheduledDelayMillis?: number; exportTimeoutMillis?: number } = {};
+  const maxQueueSize = positive(getNumberFromEnv('OTEL_BLRP_MAX_QUEUE_SIZE'));
+  const maxExportBatchSize = positive(getNumberFromEnv('OTEL_BLRP_MAX_EXPORT_BATCH_SIZE'));
+  const scheduledDelayMillis = positive(getNumberFromEnv('OTEL_BLRP_SCHEDULE_DELAY'));
+  const exportTimeoutMillis = positive(getNumberFromEnv('OTEL_BLRP_EXPORT_TIMEOUT'));
+  if (maxQueueSize !== undefined) settings.maxQueueSize = maxQueueSize;
+  if (maxExportBatchSize !== undefined) settings.maxExportBatchSize = maxExportBatchSize;
+  if (scheduledDelayMillis !== undefined) settings.scheduledDelayMillis = scheduledDelayMillis;
+  if (exportTimeoutMillis !== undefined) settings.exportTimeoutMillis = exportTimeoutMillis;
+  return settings;
+}
+
+function positive(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'function') return 'a function';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
