@@ -42,10 +42,10 @@ import type { PlainHook } from './workload.js';
 
 /** What the hand-written call reports besides its spans (the metrics/logging baseline uses it). */
 export interface CallObserver {
-  /** One invoked hook's decision. */
-  decision(toolName: string, hookName: string, decision: HookDecision, durationMs: number): void;
-  /** The call's end. */
-  outcome(toolName: string, outcome: 'completed' | 'failed', durationMs: number, error: unknown): void;
+  /** One invoked hook's decision, with the phase span. */
+  decision(span: Span, toolName: string, hookName: string, decision: HookDecision, durationMs: number, callId: string): void;
+  /** The call's end, with the execute_tool span. */
+  outcome(span: Span, toolName: string, outcome: 'completed' | 'failed', durationMs: number, callId: string, error: unknown): void;
 }
 
 type Tool = (args: ToolArgs) => Promise<unknown>;
@@ -57,7 +57,7 @@ export function handWrittenCall(
   tool: Tool,
   observer?: CallObserver,
 ): (toolName: string, args: ToolArgs, callId: string) => Promise<unknown> {
-  async function inToolSpan(span: Span, toolName: string, args: ToolArgs): Promise<unknown> {
+  async function inToolSpan(span: Span, toolName: string, args: ToolArgs, callId: string): Promise<unknown> {
     const started = performance.now();
     let toolArgs = args;
     let redirected = false;
@@ -66,7 +66,7 @@ export function handWrittenCall(
         kind: SpanKind.INTERNAL,
         attributes: { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: 'before_tool' },
       });
-      const decision = context.with(trace.setSpan(context.active(), phase), runBefore, undefined, phase, toolName, args);
+      const decision = context.with(trace.setSpan(context.active(), phase), runBefore, undefined, phase, toolName, args, callId);
       if (decision !== undefined && decision.kind === 'redirect' && decision.newArgs !== undefined) {
         toolArgs = { ...args, ...decision.newArgs };
         redirected = true;
@@ -87,7 +87,7 @@ export function handWrittenCall(
       execute.end();
       span.setAttributes({ [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: type });
       span.setStatus({ code: SpanStatusCode.ERROR, message });
-      observer?.outcome(toolName, 'failed', performance.now() - started, error);
+      observer?.outcome(span, toolName, 'failed', performance.now() - started, callId, error);
       throw error;
     }
     execute.end();
@@ -99,12 +99,12 @@ export function handWrittenCall(
     };
     if (redirected) attributes[ATTR_TOOL_EFFECTIVE_NAME] = toolName;
     span.setAttributes(attributes);
-    observer?.outcome(toolName, 'completed', performance.now() - started, undefined);
+    observer?.outcome(span, toolName, 'completed', performance.now() - started, callId, undefined);
     return result;
   }
 
   /** Runs the hooks that apply, one decision event each; the first non-Continue decision wins. */
-  function runBefore(phase: Span, toolName: string, args: ToolArgs): HookDecision | undefined {
+  function runBefore(phase: Span, toolName: string, args: ToolArgs, callId: string): HookDecision | undefined {
     let winner: HookDecision | undefined;
     let winnerName = '';
     let invoked = 0;
@@ -132,7 +132,7 @@ export function handWrittenCall(
         }
       }
       phase.addEvent(EVENT_HOOK_DECISION, attributes);
-      observer?.decision(toolName, hook.name, decision ?? CONTINUE_DECISION, durationMs);
+      observer?.decision(phase, toolName, hook.name, decision ?? CONTINUE_DECISION, durationMs, callId);
     }
     const attributes: Attributes = {
       [ATTR_DECISION]: winner === undefined ? 'continue' : winner.kind,
@@ -157,7 +157,7 @@ export function handWrittenCall(
       },
     });
     try {
-      return await context.with(trace.setSpan(context.active(), span), inToolSpan, undefined, span, toolName, args);
+      return await context.with(trace.setSpan(context.active(), span), inToolSpan, undefined, span, toolName, args, callId);
     } finally {
       span.end();
     }

@@ -6,19 +6,20 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The library's public API. */
-export type Library = typeof import('../src/index.js');
+/** The library's public API: `toolhooks` and `toolhooks/hooks`. */
+export type Library = typeof import('../src/index.js') & typeof import('../src/hooks/index.js');
 
 /** Which build was loaded, for the report. */
 export type Build = 'dist' | 'src';
 
 const DIST = new URL('./.dist/index.js', import.meta.url);
+const DIST_HOOKS = new URL('./.dist/hooks/index.js', import.meta.url);
 
 /** Loads the compiled build when asked for and present, else the sources. */
 export async function loadLibrary(build: Build): Promise<Library> {
   if (build === 'dist') {
     if (!existsSync(fileURLToPath(DIST))) throw new Error('bench/.dist is missing: run `npm run bench`, which compiles it first');
-    return (await import(DIST.href)) as Library;
+    return { ...(await import(DIST.href)), ...(await import(DIST_HOOKS.href)) } as Library;
   }
-  return import('../src/index.js');
+  return { ...(await import('../src/index.js')), ...(await import('../src/hooks/index.js')) };
 }

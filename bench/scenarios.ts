@@ -2,17 +2,20 @@
  * The benchmark's scenarios: each is one tool call, run again and again, and names the baseline it is
  * compared with (measured in the same process run).
  */
-import { trace } from '@opentelemetry/api';
+import { metrics, trace } from '@opentelemetry/api';
+import pino from 'pino';
 import type { ToolHook } from '../src/index.js';
 import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
 import { VERSION } from '../src/version.js';
 import { handWrittenCall } from './hand-written.js';
+import { DiscardingDestination, handWrittenTelemetry } from './hand-written-telemetry.js';
 import type { Library } from './library.js';
+import type { CallObserver } from './hand-written.js';
 import type { PlainHook } from './workload.js';
 import { ARGS, CALL_ID, TOOL_NAME, nonMatchingHooks, plainHooks, tool } from './workload.js';
 
 /** Which process-wide telemetry a scenario needs; scenarios run grouped in this order. */
-export type Setting = 'no-sdk' | 'sdk' | 'sdk+metrics+logs';
+export type Setting = 'no-sdk' | 'sdk';
 
 /** One benchmarked call and what it is compared with. */
 export interface Scenario {
@@ -48,9 +51,16 @@ function capLimit(lib: Library): ReturnType<Library['redirect']> {
   return lib.redirect({ newArgs: { limit: 10 }, reason: 'limit capped at 10' });
 }
 
-function handWritten(hooks: readonly PlainHook[]): () => Promise<unknown> {
-  const call = handWrittenCall(trace.getTracer(INSTRUMENTATION_NAME, VERSION), hooks, tool);
+function handWritten(hooks: readonly PlainHook[], observer?: CallObserver): () => Promise<unknown> {
+  const call = handWrittenCall(trace.getTracer(INSTRUMENTATION_NAME, VERSION), hooks, tool, observer);
   return () => call(TOOL_NAME, ARGS, CALL_ID);
+}
+
+/** Where the metrics-and-logging scenarios' pino loggers write: one destination per side. */
+export const logDestinations = { library: new DiscardingDestination(), hand: new DiscardingDestination() };
+
+function logger(destination: DiscardingDestination): pino.Logger {
+  return pino({ name: INSTRUMENTATION_NAME, level: 'info' }, destination);
 }
 
 /** The floor and the scenarios that run with only the API's no-op tracer (no SDK registered). */
@@ -92,5 +102,28 @@ export function sdkScenarios(lib: Library): Scenario[] {
     ...pair('hooks-2', '2 hooks (1 redirects)', plainHooks(2, decision), 1.15),
     ...pair('hooks-10', '10 hooks (1 redirects)', plainHooks(10, decision)),
     ...pair('no-hook-invoked', '2 hooks, none matches the tool', nonMatchingHooks(2, decision)),
+    {
+      id: 'sdk.metrics-logs.hand',
+      label: 'SDK: hand-written OTel + metrics + pino, 2 hooks',
+      setting: 'sdk',
+      library: false,
+      call: handWritten(
+        plainHooks(2, decision),
+        handWrittenTelemetry(metrics.getMeter('hand-written', VERSION), logger(logDestinations.hand)),
+      ),
+    },
+    {
+      id: 'sdk.metrics-logs',
+      label: 'SDK: executeTool + MetricsHook + LoggingHook, 2 hooks',
+      setting: 'sdk',
+      baseline: 'sdk.metrics-logs.hand',
+      library: true,
+      target: { maxRatio: 1.15 },
+      call: libraryCall(lib, [
+        ...libraryHooks(plainHooks(2, decision)),
+        new lib.MetricsHook(),
+        new lib.LoggingHook({ logger: logger(logDestinations.library) }),
+      ]),
+    },
   ];
 }

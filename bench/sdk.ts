@@ -2,11 +2,13 @@
  * The OpenTelemetry SDK set-up of the SDK scenarios: what a production process registers, with an
  * exporter that counts and discards so that the benchmark measures the instrumentation, not a network.
  */
-import { context, trace } from '@opentelemetry/api';
+import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { ExportResult } from '@opentelemetry/core';
 import { ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 /** A span exporter that counts what it is given and drops it, answering at once. */
@@ -30,17 +32,38 @@ export class DiscardingSpanExporter implements SpanExporter {
   }
 }
 
-/** A registered tracing SDK: provider, its exporter, and the count of spans it dropped. */
+/** A metric exporter that drops what it is given. */
+class DiscardingMetricExporter implements PushMetricExporter {
+  export(_metrics: ResourceMetrics, resultCallback: (result: ExportResult) => void): void {
+    resultCallback({ code: ExportResultCode.SUCCESS });
+  }
+
+  selectAggregationTemporality(): AggregationTemporality {
+    return AggregationTemporality.CUMULATIVE;
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** A registered SDK: tracer provider and its exporter, meter provider. */
 export interface TracingSdk {
   readonly provider: BasicTracerProvider;
+  readonly meterProvider: MeterProvider;
   readonly exporter: DiscardingSpanExporter;
   flush(): Promise<void>;
+  shutdown(): Promise<void>;
 }
 
 /**
  * Registers a BasicTracerProvider with a BatchSpanProcessor (default settings: 512-span batches, a
- * 2048-span queue) and the AsyncLocalStorage context manager as the process-wide globals. Once per
- * process: the no-SDK scenarios must run before this.
+ * 2048-span queue), the AsyncLocalStorage context manager and a MeterProvider with one periodic reader
+ * as the process-wide globals. Once per process: the no-SDK scenarios must run before this.
  */
 export function installTracingSdk(): TracingSdk {
   const exporter = new DiscardingSpanExporter();
@@ -49,5 +72,19 @@ export function installTracingSdk(): TracingSdk {
     throw new Error('a global context manager was already registered');
   }
   if (!trace.setGlobalTracerProvider(provider)) throw new Error('a global tracer provider was already registered');
-  return { provider, exporter, flush: () => provider.forceFlush() };
+  // A reader as in production (the minute-long interval never fires during a run): recording costs the same.
+  const meterProvider = new MeterProvider({
+    readers: [new PeriodicExportingMetricReader({ exporter: new DiscardingMetricExporter(), exportIntervalMillis: 60_000 })],
+  });
+  if (!metrics.setGlobalMeterProvider(meterProvider)) throw new Error('a global meter provider was already registered');
+  return {
+    provider,
+    meterProvider,
+    exporter,
+    flush: () => provider.forceFlush(),
+    shutdown: async () => {
+      await provider.shutdown();
+      await meterProvider.shutdown();
+    },
+  };
 }
