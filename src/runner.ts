@@ -73,6 +73,21 @@ export interface RunnerInternals {
   readonly capture: Capture;
   readonly hasObservers: boolean;
   notify(event: ToolEvent, span: Span | undefined): void;
+  /** Whether any hook has a method for the phase (whatever its matcher). */
+  hasHooks(phase: Phase): boolean;
+  /**
+   * Runs a phase for a flow, without re-validating what the flow validated: synchronous (a decision, or
+   * a thrown HookAbortError) while the hooks are, a promise once one returns a promise.
+   */
+  run(
+    phase: Phase,
+    toolName: string,
+    args: ToolArgs,
+    state: unknown,
+    value: unknown,
+    durationMs: number,
+    opts: RunOptions | undefined,
+  ): HookDecision | Promise<HookDecision>;
 }
 
 const internals = new WeakMap<object, RunnerInternals>();
@@ -89,8 +104,6 @@ const PHASES: readonly Phase[] = ['before_tool', 'after_tool', 'on_error'];
 const PHASE_METHOD = { before_tool: 'beforeTool', after_tool: 'afterTool', on_error: 'onError' } as const;
 const PHASE_API = { before_tool: 'runBefore', after_tool: 'runAfter', on_error: 'runError' } as const;
 
-type Invoke<S> = (hook: ToolHook<S>, ctx: InvocationContext) => unknown;
-
 /** The hooks of one phase that apply to a tool, with the failures of matchers that threw. */
 interface Matched<S> {
   readonly entries: readonly HookEntry<S>[];
@@ -99,6 +112,56 @@ interface Matched<S> {
 
 /** A hook's outcome once its return value has been checked. */
 type Verdict = { readonly decision: HookDecision } | { readonly kind: HookErrorKind; readonly error: unknown };
+
+/** One phase call: what its hooks are given, and the decision aggregated so far. */
+class PhaseRun<S> {
+  shadowedCount = 0;
+  errorCount = 0;
+  winner: HookEntry<S> | undefined = undefined;
+  winning: HookDecision = CONTINUE;
+  abortCause: { cause: unknown } | undefined = undefined;
+  /** Observer records, kept only when there are observers. */
+  readonly records: PhaseHookRecord[] | undefined;
+  readonly shadowed: ShadowedDecision[] | undefined;
+  readonly errors: HookFailure[] | undefined;
+  readonly started: number;
+
+  constructor(
+    readonly phase: Phase,
+    readonly toolName: string,
+    readonly args: ToolArgs,
+    readonly state: S,
+    /** The tool's result (after_tool) or error (on_error). */
+    readonly value: unknown,
+    readonly durationMs: number,
+    readonly opts: RunOptions | undefined,
+    readonly matched: Matched<S>,
+    readonly span: Span | undefined,
+    observe: boolean,
+  ) {
+    this.records = observe ? [] : undefined;
+    this.shadowed = observe ? [] : undefined;
+    this.errors = observe ? [] : undefined;
+    this.started = observe ? performance.now() : 0;
+  }
+}
+
+/** Calls the phase's method of `hook` (as a method: `this` is the hook). */
+function callHookMethod<S>(run: PhaseRun<S>, hook: ToolHook<S>, ctx: InvocationContext): unknown {
+  switch (run.phase) {
+    case 'before_tool':
+      return hook.beforeTool?.(run.toolName, run.args, run.state, ctx);
+    case 'after_tool':
+      return hook.afterTool?.(run.toolName, run.args, run.value, run.state, run.durationMs, ctx);
+    case 'on_error':
+      return hook.onError?.(run.toolName, run.args, run.value, run.state, ctx);
+  }
+}
+
+function verdictOf<S>(settled: Settled, hookName: string, run: PhaseRun<S>): Verdict {
+  if (!settled.ok) return { kind: settled.kind, error: settled.error };
+  return checkDecision(settled.value, hookName, run.toolName, run.opts?.knownTools);
+}
 
 /**
  * Runs hooks around tool calls and aggregates their decisions: hooks run in registration order, the
@@ -121,6 +184,8 @@ export class HookRunner<S = unknown> {
   readonly #byPhase: Record<Phase, readonly HookEntry<S>[]>;
   /** Per phase: true when no hook of that phase has a `tools` matcher, so matching needs no work. */
   readonly #matchAll: Record<Phase, boolean>;
+  /** Per phase: every hook of the phase, matched (used when `#matchAll`). */
+  readonly #allMatched: Record<Phase, Matched<S>>;
   readonly #observers: readonly HookEntry<S>[];
   readonly #tracer: Tracer;
   readonly #capture: Capture;
@@ -147,6 +212,11 @@ export class HookRunner<S = unknown> {
     }
     this.#byPhase = byPhase;
     this.#matchAll = matchAll;
+    this.#allMatched = {
+      before_tool: { entries: byPhase.before_tool, matcherErrors: undefined },
+      after_tool: { entries: byPhase.after_tool, matcherErrors: undefined },
+      on_error: { entries: byPhase.on_error, matcherErrors: undefined },
+    };
     this.#observers = entries.filter((entry) => entry.hook.onEvent !== undefined);
     this.#tracer = options.tracer ?? trace.getTracer(INSTRUMENTATION_NAME, VERSION);
     this.#capture = resolveCapture(options.capture);
@@ -155,6 +225,9 @@ export class HookRunner<S = unknown> {
       capture: this.#capture,
       hasObservers: this.#observers.length > 0,
       notify: (event, span) => this.#notify(event, event.toolName, span),
+      hasHooks: (phase) => this.#byPhase[phase].length > 0,
+      run: (phase, toolName, args, state, value, durationMs, opts) =>
+        this.#run(phase, toolName, args, state as S, value, durationMs, opts),
     });
   }
 
@@ -167,7 +240,7 @@ export class HookRunner<S = unknown> {
    * ```
    */
   runBefore(toolName: string, args: ToolArgs, state: S, opts?: RunOptions): Promise<HookDecision> {
-    return this.#run('before_tool', toolName, args, (hook, ctx) => hook.beforeTool?.(toolName, args, state, ctx), opts);
+    return this.#settle('before_tool', toolName, args, state, undefined, 0, opts);
   }
 
   /**
@@ -188,13 +261,7 @@ export class HookRunner<S = unknown> {
     durationMs: number,
     opts?: RunOptions,
   ): Promise<HookDecision> {
-    return this.#run(
-      'after_tool',
-      toolName,
-      args,
-      (hook, ctx) => hook.afterTool?.(toolName, args, result, state, durationMs, ctx),
-      opts,
-    );
+    return this.#settle('after_tool', toolName, args, state, result, durationMs, opts);
   }
 
   /**
@@ -207,24 +274,52 @@ export class HookRunner<S = unknown> {
    * ```
    */
   runError(toolName: string, args: ToolArgs, error: unknown, state: S, opts?: RunOptions): Promise<HookDecision> {
-    return this.#run('on_error', toolName, args, (hook, ctx) => hook.onError?.(toolName, args, error, state, ctx), opts);
+    return this.#settle('on_error', toolName, args, state, error, 0, opts);
   }
 
-  async #run(phase: Phase, toolName: string, args: ToolArgs, invoke: Invoke<S>, opts: RunOptions | undefined): Promise<HookDecision> {
-    checkCall(PHASE_API[phase], toolName, args, opts);
+  /** The public run methods: always a promise, whatever the hooks are, and never a synchronous throw. */
+  #settle(
+    phase: Phase,
+    toolName: string,
+    args: ToolArgs,
+    state: S,
+    value: unknown,
+    durationMs: number,
+    opts: RunOptions | undefined,
+  ): Promise<HookDecision> {
+    try {
+      checkCall(PHASE_API[phase], toolName, args, opts);
+      return Promise.resolve(this.#run(phase, toolName, args, state, value, durationMs, opts));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Runs one phase. Synchronous while the hooks are: a phase of synchronous hooks (or of none) costs no
+   * promise, which is most of what a phase costs once async context propagation is on.
+   */
+  #run(
+    phase: Phase,
+    toolName: string,
+    args: ToolArgs,
+    state: S,
+    value: unknown,
+    durationMs: number,
+    opts: RunOptions | undefined,
+  ): HookDecision | Promise<HookDecision> {
     const candidates = this.#byPhase[phase];
     if (candidates.length === 0) return CONTINUE;
     const matched = this.#match(phase, candidates, toolName);
     if (matched.entries.length === 0) return CONTINUE;
     const span = startPhaseSpan(this.#tracer, phase, toolName);
-    if (span === undefined) return this.#aggregate(phase, toolName, matched, invoke, opts, undefined);
-    return context.with(trace.setSpan(context.active(), span), () =>
-      this.#aggregate(phase, toolName, matched, invoke, opts, span),
-    );
+    const run = new PhaseRun(phase, toolName, args, state, value, durationMs, opts, matched, span, this.#observers.length > 0);
+    if (span === undefined) return this.#aggregate(run);
+    return context.with(trace.setSpan(context.active(), span), this.#aggregate, this, run);
   }
 
   #match(phase: Phase, candidates: readonly HookEntry<S>[], toolName: string): Matched<S> {
-    if (this.#matchAll[phase]) return { entries: candidates, matcherErrors: undefined };
+    if (this.#matchAll[phase]) return this.#allMatched[phase];
     const entries: HookEntry<S>[] = [];
     let matcherErrors: Map<HookEntry<S>, unknown> | undefined;
     for (const entry of candidates) {
@@ -243,64 +338,79 @@ export class HookRunner<S = unknown> {
     return { entries, matcherErrors };
   }
 
-  async #aggregate(
-    phase: Phase,
-    toolName: string,
-    matched: Matched<S>,
-    invoke: Invoke<S>,
-    opts: RunOptions | undefined,
-    span: Span | undefined,
-  ): Promise<HookDecision> {
-    const phaseStarted = performance.now();
-    const observe = this.#observers.length > 0;
-    const records: PhaseHookRecord[] | undefined = observe ? [] : undefined;
-    const shadowed: ShadowedDecision[] | undefined = observe ? [] : undefined;
-    const errors: HookFailure[] | undefined = observe ? [] : undefined;
-    let shadowedCount = 0;
-    let errorCount = 0;
-    let winner: HookEntry<S> | undefined;
-    let winning: HookDecision = CONTINUE;
-    let abortCause: { cause: unknown } | undefined;
-
-    for (const entry of matched.entries) {
+  /** Invokes the matched hooks in order; goes asynchronous only at the first hook that returns a promise. */
+  #aggregate(run: PhaseRun<S>): HookDecision | Promise<HookDecision> {
+    const entries = run.matched.entries;
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index] as HookEntry<S>;
       const started = performance.now();
-      const verdict = await this.#invoke(phase, toolName, entry, matched.matcherErrors, invoke, opts);
-      const durationMs = performance.now() - started;
-      let decision: HookDecision;
-      let failed: { cause: unknown } | undefined;
-      if ('decision' in verdict) {
-        decision = verdict.decision;
-      } else {
-        errorCount += 1;
-        failed = { cause: verdict.error };
-        decision = this.#failure(phase, toolName, entry, verdict.kind, verdict.error, span);
-        errors?.push({ hook: entry.name, kind: verdict.kind, error: verdict.error });
-      }
-      if (span !== undefined) recordDecision(span, this.#capture, entry.name, entry.index, decision, durationMs);
-      records?.push(hookRecord(entry.name, failed === undefined ? decision : undefined, durationMs, this.#capture));
-
-      if (decision.kind === 'continue') continue;
-      if (winner === undefined || decision.kind === 'abort') {
-        // An Abort wins even over an earlier Skip/Redirect, which it shadows.
-        if (winner !== undefined && winning.kind !== 'continue') {
-          shadowedCount += 1;
-          if (span !== undefined) recordShadowed(span, this.#capture, winner.name, winning, entry.name);
-          // Nothing is shadowed before the first winner, so the earlier winner goes first: hook order.
-          shadowed?.unshift(shadowedRecord(winner.name, winning, this.#capture));
-        }
-        winner = entry;
-        winning = decision;
-        if (decision.kind === 'abort') {
-          abortCause = failed;
-          break;
-        }
-        continue;
-      }
-      shadowedCount += 1;
-      if (span !== undefined) recordShadowed(span, this.#capture, entry.name, decision, winner.name);
-      shadowed?.push(shadowedRecord(entry.name, decision, this.#capture));
+      const verdict = this.#invoke(run, entry);
+      if (verdict instanceof Promise) return this.#aggregateAsync(run, index, started, verdict);
+      if (this.#add(run, entry, verdict, performance.now() - started)) break;
     }
+    return this.#end(run);
+  }
 
+  async #aggregateAsync(run: PhaseRun<S>, index: number, started: number, pending: Promise<Verdict>): Promise<HookDecision> {
+    const entries = run.matched.entries;
+    const first = await pending;
+    if (!this.#add(run, entries[index] as HookEntry<S>, first, performance.now() - started)) {
+      for (let next = index + 1; next < entries.length; next += 1) {
+        const entry = entries[next] as HookEntry<S>;
+        const began = performance.now();
+        let verdict = this.#invoke(run, entry);
+        if (verdict instanceof Promise) verdict = await verdict;
+        if (this.#add(run, entry, verdict, performance.now() - began)) break;
+      }
+    }
+    return this.#end(run);
+  }
+
+  /** Records one hook's verdict and folds it into the phase's decision; true when an Abort ends the phase. */
+  #add(run: PhaseRun<S>, entry: HookEntry<S>, verdict: Verdict, durationMs: number): boolean {
+    const span = run.span;
+    let decision: HookDecision;
+    let failed: { cause: unknown } | undefined;
+    if ('decision' in verdict) {
+      decision = verdict.decision;
+    } else {
+      run.errorCount += 1;
+      failed = { cause: verdict.error };
+      decision = this.#failure(run.phase, run.toolName, entry, verdict.kind, verdict.error, span);
+      run.errors?.push({ hook: entry.name, kind: verdict.kind, error: verdict.error });
+    }
+    if (span !== undefined) recordDecision(span, this.#capture, entry.name, entry.index, decision, durationMs);
+    run.records?.push(hookRecord(entry.name, failed === undefined ? decision : undefined, durationMs, this.#capture));
+
+    if (decision.kind === 'continue') return false;
+    const winner = run.winner;
+    if (winner === undefined || decision.kind === 'abort') {
+      // An Abort wins even over an earlier Skip/Redirect, which it shadows.
+      if (winner !== undefined && run.winning.kind !== 'continue') {
+        run.shadowedCount += 1;
+        if (span !== undefined) recordShadowed(span, this.#capture, winner.name, run.winning, entry.name);
+        // Nothing is shadowed before the first winner, so the earlier winner goes first: hook order.
+        run.shadowed?.unshift(shadowedRecord(winner.name, run.winning, this.#capture));
+      }
+      run.winner = entry;
+      run.winning = decision;
+      if (decision.kind === 'abort') {
+        run.abortCause = failed;
+        return true;
+      }
+      return false;
+    }
+    run.shadowedCount += 1;
+    if (span !== undefined) recordShadowed(span, this.#capture, entry.name, decision, winner.name);
+    run.shadowed?.push(shadowedRecord(entry.name, decision, this.#capture));
+    return false;
+  }
+
+  /** Ends the phase: observers, span summary, and the decision (or the HookAbortError). */
+  #end(run: PhaseRun<S>): HookDecision {
+    const { phase, toolName, span } = run;
+    let winning = run.winning;
+    let winner = run.winner;
     if (phase === 'after_tool' && winning.kind === 'skip' && winner !== undefined) {
       diag.warn(
         `toolhooks: hook "${winner.name}" returned Skip in after_tool for tool "${toolName}"; ` +
@@ -310,48 +420,43 @@ export class HookRunner<S = unknown> {
       winner = undefined;
     }
     const winnerName = winning.kind === 'continue' ? undefined : winner?.name;
-    if (records !== undefined && shadowed !== undefined && errors !== undefined) {
+    if (run.records !== undefined && run.shadowed !== undefined && run.errors !== undefined) {
+      const callId = run.opts?.callId;
       const event: PhaseEvent = {
         type: 'phase',
         phase,
         toolName,
         decision: winning.kind,
         ...(winnerName === undefined ? {} : { winner: winnerName }),
-        hooks: records,
-        shadowed,
-        errors,
-        durationMs: performance.now() - phaseStarted,
-        ...(opts?.callId === undefined ? {} : { callId: opts.callId }),
+        hooks: run.records,
+        shadowed: run.shadowed,
+        errors: run.errors,
+        durationMs: performance.now() - run.started,
+        ...(callId === undefined ? {} : { callId }),
       };
       // Observers run before the span ends, so what they throw is recorded on it.
       this.#notify(event, toolName, span);
     }
     if (span !== undefined) {
-      endPhaseSpan(span, winning.kind, winnerName, matched.entries.length, shadowedCount, errorCount);
+      endPhaseSpan(span, winning.kind, winnerName, run.matched.entries.length, run.shadowedCount, run.errorCount);
     }
     if (winning.kind === 'abort') {
-      throw new HookAbortError(winning.reason, winnerName, abortCause);
+      throw new HookAbortError(winning.reason, winnerName, run.abortCause);
     }
     return winning;
   }
 
-  /** Calls one hook through the guard and checks what it returned. */
-  async #invoke(
-    phase: Phase,
-    toolName: string,
-    entry: HookEntry<S>,
-    matcherErrors: Map<HookEntry<S>, unknown> | undefined,
-    invoke: Invoke<S>,
-    opts: RunOptions | undefined,
-  ): Promise<Verdict> {
+  /** Calls one hook through the guard and checks what it returned; synchronous for a synchronous hook. */
+  #invoke(run: PhaseRun<S>, entry: HookEntry<S>): Verdict | Promise<Verdict> {
+    const matcherErrors = run.matched.matcherErrors;
     if (matcherErrors?.has(entry) === true) return { kind: 'threw', error: matcherErrors.get(entry) };
-    const ctx = new InvocationContext(phase, opts?.attempt ?? 1, opts?.callId, opts?.signal);
-    let settled: Settled | Promise<Settled> = callUser(() => invoke(entry.hook, ctx), entry.timeoutMs, () =>
+    const opts = run.opts;
+    const ctx = new InvocationContext(run.phase, opts?.attempt ?? 1, opts?.callId, opts?.signal);
+    const settled = callUser(() => callHookMethod(run, entry.hook, ctx), entry.timeoutMs, () =>
       ctx.abort(new Error(`hook "${entry.name}" timed out after ${entry.timeoutMs} ms`)),
     );
-    if (settled instanceof Promise) settled = await settled;
-    if (!settled.ok) return { kind: settled.kind, error: settled.error };
-    return checkDecision(settled.value, entry.name, toolName, opts?.knownTools);
+    if (settled instanceof Promise) return settled.then((result) => verdictOf(result, entry.name, run));
+    return verdictOf(settled, entry.name, run);
   }
 
   /** Records and reports a swallowed hook failure; returns Continue, or an Abort for a fail-closed hook. */

@@ -73,10 +73,17 @@ export interface ExecuteToolOptions<S = unknown> {
  * });
  * ```
  */
-export async function executeTool<S>(options: ExecuteToolOptions<S>): Promise<unknown> {
-  const plan = prepare(options, 'executeTool');
-  const call = new ToolCall(plan.internals, plan.toolName, plan.callId, plan.args);
-  return call.run(() => runCall(plan, call));
+export function executeTool<S>(options: ExecuteToolOptions<S>): Promise<unknown> {
+  let plan: CallPlan<S>;
+  let call: ToolCall;
+  try {
+    plan = prepare(options, 'executeTool');
+    call = new ToolCall(plan.internals, plan.toolName, plan.callId, plan.args);
+  } catch (error) {
+    // Bad options reject, as from an async function; not awaiting here saves a promise per call.
+    return Promise.reject(error);
+  }
+  return call.run(runCall, plan);
 }
 
 /** A validated executeTool call. @internal */
@@ -88,7 +95,8 @@ export interface CallPlan<S> {
   readonly state: S;
   readonly execute: Executor;
   readonly tools: Readonly<Record<string, Executor>>;
-  readonly knownTools: ReadonlySet<string>;
+  /** The options every phase of the call gets; `attempt` is kept current by the call. */
+  readonly runOptions: FlowRunOptions;
   readonly callId: string | undefined;
   readonly signal: AbortSignal | undefined;
   readonly maxReexecutions: number;
@@ -102,12 +110,15 @@ export function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallP
   requireToolName(options.toolName, `${where}: toolName`);
   requireArgs(options.args, `${where}: args`);
   requireFunction(options.execute, `${where}: execute`);
-  const tools = options.tools ?? {};
-  requireObject(tools, `${where}: tools`);
-  for (const [name, executor] of Object.entries(tools)) requireFunction(executor, `${where}: tools[${JSON.stringify(name)}]`);
+  const tools = options.tools ?? NO_TOOLS;
+  if (tools !== NO_TOOLS) {
+    requireObject(tools, `${where}: tools`);
+    for (const [name, executor] of Object.entries(tools)) requireFunction(executor, `${where}: tools[${JSON.stringify(name)}]`);
+  }
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     throw new TypeError(`${where}: signal must be an AbortSignal`);
   }
+  const callId = optionalString(options.callId, `${where}: callId`);
   return {
     hooks: options.hooks,
     internals,
@@ -116,8 +127,8 @@ export function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallP
     state: options.state as S,
     execute: options.execute,
     tools,
-    knownTools: new Set([options.toolName, ...Object.keys(tools)]),
-    callId: optionalString(options.callId, `${where}: callId`),
+    runOptions: new FlowRunOptions(options.toolName, tools, callId, options.signal),
+    callId,
     signal: options.signal,
     maxReexecutions: optionalCount(options.maxReexecutions, 1, `${where}: maxReexecutions`),
     maxRetries: optionalCount(options.maxRetries, 1, `${where}: maxRetries`),
@@ -126,36 +137,36 @@ export function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallP
 
 /** The decision loop of one call. @internal */
 export async function runCall<S>(plan: CallPlan<S>, call: ToolCall): Promise<unknown> {
-  const { hooks, state } = plan;
-  const runOptions = (attempt: number): RunOptions => ({
-    attempt,
-    knownTools: plan.knownTools,
-    ...(plan.callId === undefined ? {} : { callId: plan.callId }),
-    ...(plan.signal === undefined ? {} : { signal: plan.signal }),
-  });
+  const { internals, state } = plan;
+  const opts = plan.runOptions;
   let args = plan.args;
   let attempt = 1;
 
-  const before = await hooks.runBefore(plan.toolName, args, state, runOptions(attempt));
+  // Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
+  let before = internals.run('before_tool', plan.toolName, args, state, undefined, 0, opts);
+  if (before instanceof Promise) before = await before;
   if (before.kind === 'skip') {
     call.outcome = 'skipped';
     // afterTool still sees the stub (and its Abort still raises); nothing is re-executed for a tool that never ran.
-    await hooks.runAfter(plan.toolName, args, before.stubResult, state, 0, runOptions(attempt));
+    const after = internals.run('after_tool', plan.toolName, args, state, before.stubResult, 0, opts);
+    if (after instanceof Promise) await after;
     return before.stubResult;
   }
   if (before.kind === 'redirect') args = applyRedirect(call, args, before);
+  // The duration is for afterTool hooks only: without any, the clock is not read.
+  const timed = internals.hasHooks('after_tool');
 
   for (;;) {
     const executor = executorFor(plan, call.effectiveToolName);
-    const started = performance.now();
+    const started = timed ? performance.now() : 0;
     let result: unknown;
+    opts.attempt = attempt;
     try {
       const ctx = executorContext(call.effectiveToolName, attempt, plan.signal);
-      const toolArgs = args;
-      result = await call.execute(call.effectiveToolName, attempt, () => executor(toolArgs, ctx));
+      result = await call.execute(call.effectiveToolName, attempt, executor, args, ctx);
     } catch (error) {
       if (error instanceof HookAbortError) throw error;
-      const decision = await onError(plan, call, args, error, runOptions(attempt));
+      const decision = await onError(plan, call, args, error, opts);
       if (decision.kind === 'skip') {
         call.outcome = 'recovered';
         return decision.stubResult;
@@ -169,8 +180,9 @@ export async function runCall<S>(plan: CallPlan<S>, call: ToolCall): Promise<unk
       }
       throw error;
     }
-    const durationMs = performance.now() - started;
-    const after = await hooks.runAfter(call.effectiveToolName, args, result, state, durationMs, runOptions(attempt));
+    const durationMs = timed ? performance.now() - started : 0;
+    let after = internals.run('after_tool', call.effectiveToolName, args, state, result, durationMs, opts);
+    if (after instanceof Promise) after = await after;
     if (after.kind === 'redirect' && call.reexecutions < plan.maxReexecutions) {
       call.reexecutions += 1;
       attempt += 1;
@@ -184,7 +196,7 @@ export async function runCall<S>(plan: CallPlan<S>, call: ToolCall): Promise<unk
 /** Runs the on_error hooks; an Abort they decide carries the tool's error as its cause. */
 async function onError<S>(plan: CallPlan<S>, call: ToolCall, args: ToolArgs, error: unknown, opts: RunOptions): Promise<HookDecision> {
   try {
-    return await plan.hooks.runError(call.effectiveToolName, args, error, plan.state, opts);
+    return await plan.internals.run('on_error', call.effectiveToolName, args, plan.state, error, 0, opts);
   } catch (abortError) {
     if (abortError instanceof HookAbortError && abortError.cause === undefined) {
       throw new HookAbortError(abortError.reason, abortError.sourceHook, { cause: error });
@@ -202,6 +214,32 @@ function applyRedirect(call: ToolCall, args: ToolArgs, decision: Redirect): Tool
 function executorFor<S>(plan: CallPlan<S>, toolName: string): (args: ToolArgs, ctx: ExecutorContext) => unknown {
   // The runner has already rejected targets outside knownTools, so one of these exists.
   return toolName === plan.toolName ? plan.execute : (plan.tools[toolName] ?? plan.execute);
+}
+
+const NO_TOOLS: Readonly<Record<string, Executor>> = Object.freeze({});
+
+/**
+ * The RunOptions of one flow call. The tools a Redirect may name are listed only when a hook asks
+ * (a Redirect with `newTool`), not on every call.
+ */
+class FlowRunOptions implements RunOptions {
+  attempt = 1;
+  declare readonly callId?: string;
+  declare readonly signal?: AbortSignal;
+  readonly #toolName: string;
+  readonly #tools: Readonly<Record<string, Executor>>;
+  #knownTools: readonly string[] | undefined;
+
+  constructor(toolName: string, tools: Readonly<Record<string, Executor>>, callId: string | undefined, signal: AbortSignal | undefined) {
+    this.#toolName = toolName;
+    this.#tools = tools;
+    if (callId !== undefined) this.callId = callId;
+    if (signal !== undefined) this.signal = signal;
+  }
+
+  get knownTools(): readonly string[] {
+    return (this.#knownTools ??= [this.#toolName, ...Object.keys(this.#tools)]);
+  }
 }
 
 function executorContext(toolName: string, attempt: number, signal: AbortSignal | undefined): ExecutorContext {

@@ -93,7 +93,7 @@ export async function runWithRetry<S>(
     for (; attempt <= maxAttempts; attempt += 1) {
       try {
         const noteForAttempt = current;
-        const result = (await call.execute(toolName, attempt, () => operation(noteForAttempt))) as string;
+        const result = (await call.execute(toolName, attempt, runOperation, operation, noteForAttempt)) as string;
         if (attempt > 1) call.outcome = 'recovered';
         return finish(result, attempt, performance.now() - started);
       } catch (error) {
@@ -116,7 +116,11 @@ export async function runWithRetry<S>(
     call.markFailed(lastError);
     const payload = JSON.stringify({ success: false, error: errorMessage(lastError), attempts });
     return finish(payload, attempts, performance.now() - started);
-  });
+  }, undefined);
+}
+
+function runOperation(operation: (note: string) => string | Promise<string>, note: string): string | Promise<string> {
+  return operation(note);
 }
 
 async function onError<S>(

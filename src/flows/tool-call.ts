@@ -52,7 +52,8 @@ export class ToolCall {
   reexecutions = 0;
   readonly #internals: RunnerInternals;
   readonly #span: Span | undefined;
-  readonly #started = performance.now();
+  /** When the call started; read only for the observers' tool event. */
+  readonly #started: number;
   readonly #arguments: string | undefined;
   #failure: { error: unknown } | undefined;
 
@@ -64,27 +65,32 @@ export class ToolCall {
   ) {
     this.#internals = internals;
     this.effectiveToolName = toolName;
+    this.#started = internals.hasObservers ? performance.now() : 0;
     this.#arguments = internals.capture.args ? internals.capture.serialize(args) : undefined;
-    this.#span = startSpan(internals, `${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`, () => {
-      const attributes: Attributes = {
-        [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,
-        [ATTR_GEN_AI_TOOL_NAME]: toolName,
-        [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION,
-      };
-      if (callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = callId;
-      if (this.#arguments !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.#arguments;
-      return attributes;
-    });
+    const attributes: Attributes = {
+      [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,
+      [ATTR_GEN_AI_TOOL_NAME]: toolName,
+      [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION,
+    };
+    if (callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = callId;
+    if (this.#arguments !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.#arguments;
+    this.#span = startSpan(internals, `${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`, attributes);
   }
 
   /**
-   * Runs the flow's body with the `execute_tool` span active, then ends the span with the outcome:
-   * the body's own on return, `aborted` for a HookAbortError, `failed` for any other error.
+   * Runs the flow's body, `body(arg, this)`, with the `execute_tool` span active, then ends the span with
+   * the outcome: the body's own on return, `aborted` for a HookAbortError, `failed` for any other error.
+   * The outcome is recorded inside the span's context, so observers see the span as active.
    */
-  async run<T>(body: () => Promise<T>): Promise<T> {
+  run<T, A>(body: (arg: A, call: ToolCall) => Promise<T>, arg: A): Promise<T> {
     const span = this.#span;
+    if (span === undefined) return this.#runBody(body, arg);
+    return context.with(trace.setSpan(context.active(), span), this.#runBody<T, A>, this, body, arg);
+  }
+
+  async #runBody<T, A>(body: (arg: A, call: ToolCall) => Promise<T>, arg: A): Promise<T> {
     try {
-      const result = span === undefined ? await body() : await context.with(trace.setSpan(context.active(), span), body);
+      const result = await body(arg, this);
       if (this.#failure === undefined) this.#finish(this.outcome, result, undefined);
       else this.#finish('failed', result, this.#failure.error);
       return result;
@@ -102,23 +108,30 @@ export class ToolCall {
     this.#failure = { error };
   }
 
-  /** Runs the executor once under a `toolhooks.execute` span; the tool's own spans nest under it. */
-  async execute(toolName: string, attempt: number, run: () => unknown): Promise<unknown> {
-    const span = this.#span === undefined ? undefined : startSpan(this.#internals, SPAN_EXECUTE, () => ({
-      [ATTR_GEN_AI_TOOL_NAME]: toolName,
-      [ATTR_ATTEMPT]: attempt,
-    }));
-    if (span === undefined) return run();
+  /**
+   * Runs the executor once, `run(a, b)`, under a `toolhooks.execute` span; the tool's own spans nest
+   * under it. Returns what the executor returns (a value or a promise) and throws what it throws.
+   */
+  execute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): unknown {
+    if (this.#span === undefined) return run(a, b);
+    const span = startSpan(this.#internals, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
+    if (span === undefined) return run(a, b);
+    return this.#executeInSpan(span, run, a, b);
+  }
+
+  async #executeInSpan<A, B>(span: Span, run: (a: A, b: B) => unknown, a: A, b: B): Promise<unknown> {
     try {
-      return await context.with(trace.setSpan(context.active(), span), run);
+      return await context.with(trace.setSpan(context.active(), span), run, undefined, a, b);
     } catch (error) {
-      guarded('toolhooks.execute status', () => {
+      try {
         span.setAttribute(ATTR_ERROR_TYPE, errorTypeOf(error));
         span.setStatus({ code: SpanStatusCode.ERROR, message: this.#internals.capture.limit(errorMessage(error)) });
-      });
+      } catch (failure) {
+        reportTelemetryFailure('toolhooks.execute status', failure);
+      }
       throw error;
     } finally {
-      guarded('span.end', () => span.end());
+      endSpan(span);
     }
   }
 
@@ -128,7 +141,7 @@ export class ToolCall {
     const errorType = failed ? errorTypeOf(error) : undefined;
     const capturedResult = !failed && this.#internals.capture.results ? this.#internals.capture.serialize(result) : undefined;
     if (span !== undefined) {
-      guarded('execute_tool attributes', () => {
+      try {
         const attributes: Attributes = {
           [ATTR_OUTCOME]: outcome,
           [ATTR_REDIRECTED]: this.redirected,
@@ -140,10 +153,12 @@ export class ToolCall {
         if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
         span.setAttributes(attributes);
         if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: this.#internals.capture.limit(errorMessage(error)) });
-      });
+      } catch (failure) {
+        reportTelemetryFailure('execute_tool attributes', failure);
+      }
     }
     if (this.#internals.hasObservers) {
-      const event: ToolEvent = {
+      const event: Mutable<ToolEvent> = {
         type: 'tool',
         toolName: this.toolName,
         effectiveToolName: this.effectiveToolName,
@@ -151,23 +166,24 @@ export class ToolCall {
         durationMs: performance.now() - this.#started,
         retries: this.retries,
         reexecutions: this.reexecutions,
-        ...(errorType === undefined ? {} : { errorType }),
-        ...(error instanceof HookAbortError ? { reason: error.reason } : {}),
-        ...(this.callId === undefined ? {} : { callId: this.callId }),
-        ...(this.#arguments === undefined ? {} : { arguments: this.#arguments }),
-        ...(capturedResult === undefined ? {} : { result: capturedResult }),
       };
-      const notify = (): void => this.#internals.notify(event, span);
-      if (span === undefined) notify();
-      else context.with(trace.setSpan(context.active(), span), notify);
+      if (errorType !== undefined) event.errorType = errorType;
+      if (error instanceof HookAbortError) event.reason = error.reason;
+      if (this.callId !== undefined) event.callId = this.callId;
+      if (this.#arguments !== undefined) event.arguments = this.#arguments;
+      if (capturedResult !== undefined) event.result = capturedResult;
+      // Called from inside the span's context (see run), so observers see the execute_tool span as active.
+      this.#internals.notify(event, span);
     }
-    if (span !== undefined) guarded('span.end', () => span.end());
+    if (span !== undefined) endSpan(span);
   }
 }
 
-function startSpan(internals: RunnerInternals, name: string, attributes: () => Attributes): Span | undefined {
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function startSpan(internals: RunnerInternals, name: string, attributes: Attributes): Span | undefined {
   try {
-    const span = internals.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: attributes() });
+    const span = internals.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
     if (span.isRecording()) return span;
     span.end();
     return undefined;
@@ -177,10 +193,10 @@ function startSpan(internals: RunnerInternals, name: string, attributes: () => A
   }
 }
 
-function guarded(where: string, fn: () => void): void {
+function endSpan(span: Span): void {
   try {
-    fn();
+    span.end();
   } catch (error) {
-    reportTelemetryFailure(where, error);
+    reportTelemetryFailure('span.end', error);
   }
 }
