@@ -5,9 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type * as Core from '../src/index.js';
+import type * as Hooks from '../src/hooks/index.js';
 
 /** The library's public API: `toolhooks` and `toolhooks/hooks`. */
-export type Library = typeof import('../src/index.js') & typeof import('../src/hooks/index.js');
+export type Library = typeof Core & typeof Hooks;
 
 /** Which build was loaded, for the report. */
 export type Build = 'dist' | 'src';
