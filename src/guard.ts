@@ -19,19 +19,27 @@ export class HookTimeoutError extends Error {
 }
 
 /**
- * Calls `fn`. A synchronous result settles synchronously (no timer, no promise); a thenable is raced
- * against `timeoutMs` (0 = no timeout), and `onTimeout` runs when the timer wins so the hook's
- * AbortSignal can fire. A late rejection after a timeout is absorbed, never unhandled.
+ * Calls `fn(a, b, c)`. A synchronous result settles synchronously (no timer, no promise); a thenable is
+ * raced against `timeoutMs` (0 = no timeout), and `onTimeout(a, b, c)` runs when the timer wins so the
+ * hook's AbortSignal can fire. A late rejection after a timeout is absorbed, never unhandled. The
+ * arguments are passed through rather than captured so that a call allocates no closure.
  */
-export function callUser(fn: () => unknown, timeoutMs = 0, onTimeout?: () => void): Settled | Promise<Settled> {
+export function callUser<A, B, C>(
+  fn: (a: A, b: B, c: C) => unknown,
+  a: A,
+  b: B,
+  c: C,
+  timeoutMs = 0,
+  onTimeout?: (a: A, b: B, c: C) => void,
+): Settled | Promise<Settled> {
   let value: unknown;
   try {
-    value = fn();
+    value = fn(a, b, c);
     if (!isThenable(value)) return { ok: true, value };
   } catch (error) {
     return { ok: false, kind: 'threw', error };
   }
-  return settleThenable(value, timeoutMs, onTimeout);
+  return settleThenable(value, timeoutMs, onTimeout === undefined ? undefined : () => onTimeout(a, b, c));
 }
 
 /** Calls an observer-style function whose return value is ignored; returns the error it threw, if any. */

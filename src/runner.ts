@@ -110,8 +110,16 @@ interface Matched<S> {
   readonly matcherErrors: Map<HookEntry<S>, unknown> | undefined;
 }
 
-/** A hook's outcome once its return value has been checked. */
-type Verdict = { readonly decision: HookDecision } | { readonly kind: HookErrorKind; readonly error: unknown };
+/** A hook that failed: threw, timed out, or returned something that is not a usable decision. */
+class HookFailed {
+  constructor(
+    readonly kind: HookErrorKind,
+    readonly error: unknown,
+  ) {}
+}
+
+/** A hook's outcome once its return value has been checked: its decision, or how it failed. */
+type Verdict = HookDecision | HookFailed;
 
 /** One phase call: what its hooks are given, and the decision aggregated so far. */
 class PhaseRun<S> {
@@ -146,8 +154,9 @@ class PhaseRun<S> {
   }
 }
 
-/** Calls the phase's method of `hook` (as a method: `this` is the hook). */
-function callHookMethod<S>(run: PhaseRun<S>, hook: ToolHook<S>, ctx: InvocationContext): unknown {
+/** Calls the phase's method of the entry's hook (as a method: `this` is the hook). */
+function callHookMethod<S>(run: PhaseRun<S>, entry: HookEntry<S>, ctx: InvocationContext): unknown {
+  const hook = entry.hook;
   switch (run.phase) {
     case 'before_tool':
       return hook.beforeTool?.(run.toolName, run.args, run.state, ctx);
@@ -158,8 +167,13 @@ function callHookMethod<S>(run: PhaseRun<S>, hook: ToolHook<S>, ctx: InvocationC
   }
 }
 
+/** Fires the signal of a hook that did not settle in time. */
+function abortTimedOut<S>(_run: PhaseRun<S>, entry: HookEntry<S>, ctx: InvocationContext): void {
+  ctx.abort(new Error(`hook "${entry.name}" timed out after ${entry.timeoutMs} ms`));
+}
+
 function verdictOf<S>(settled: Settled, hookName: string, run: PhaseRun<S>): Verdict {
-  if (!settled.ok) return { kind: settled.kind, error: settled.error };
+  if (!settled.ok) return new HookFailed(settled.kind, settled.error);
   return checkDecision(settled.value, hookName, run.toolName, run.opts?.knownTools);
 }
 
@@ -341,12 +355,14 @@ export class HookRunner<S = unknown> {
   /** Invokes the matched hooks in order; goes asynchronous only at the first hook that returns a promise. */
   #aggregate(run: PhaseRun<S>): HookDecision | Promise<HookDecision> {
     const entries = run.matched.entries;
+    // Hook durations are recorded on the span and given to observers; with neither, the clock is not read.
+    const timed = run.span !== undefined || run.records !== undefined;
     for (let index = 0; index < entries.length; index += 1) {
       const entry = entries[index] as HookEntry<S>;
-      const started = performance.now();
+      const started = timed ? performance.now() : 0;
       const verdict = this.#invoke(run, entry);
       if (verdict instanceof Promise) return this.#aggregateAsync(run, index, started, verdict);
-      if (this.#add(run, entry, verdict, performance.now() - started)) break;
+      if (this.#add(run, entry, verdict, timed ? performance.now() - started : 0)) break;
     }
     return this.#end(run);
   }
@@ -371,8 +387,8 @@ export class HookRunner<S = unknown> {
     const span = run.span;
     let decision: HookDecision;
     let failed: { cause: unknown } | undefined;
-    if ('decision' in verdict) {
-      decision = verdict.decision;
+    if (!(verdict instanceof HookFailed)) {
+      decision = verdict;
     } else {
       run.errorCount += 1;
       failed = { cause: verdict.error };
@@ -449,12 +465,10 @@ export class HookRunner<S = unknown> {
   /** Calls one hook through the guard and checks what it returned; synchronous for a synchronous hook. */
   #invoke(run: PhaseRun<S>, entry: HookEntry<S>): Verdict | Promise<Verdict> {
     const matcherErrors = run.matched.matcherErrors;
-    if (matcherErrors?.has(entry) === true) return { kind: 'threw', error: matcherErrors.get(entry) };
+    if (matcherErrors?.has(entry) === true) return new HookFailed('threw', matcherErrors.get(entry));
     const opts = run.opts;
     const ctx = new InvocationContext(run.phase, opts?.attempt ?? 1, opts?.callId, opts?.signal);
-    const settled = callUser(() => callHookMethod(run, entry.hook, ctx), entry.timeoutMs, () =>
-      ctx.abort(new Error(`hook "${entry.name}" timed out after ${entry.timeoutMs} ms`)),
-    );
+    const settled = callUser(callHookMethod, run, entry, ctx, entry.timeoutMs, abortTimedOut);
     if (settled instanceof Promise) return settled.then((result) => verdictOf(result, entry.name, run));
     return verdictOf(settled, entry.name, run);
   }
@@ -531,29 +545,29 @@ function checkDecision(
   toolName: string,
   knownTools: ReadonlySet<string> | readonly string[] | undefined,
 ): Verdict {
-  if (value === undefined || value === null) return { decision: CONTINUE };
+  if (value === undefined || value === null) return CONTINUE;
   let decision: HookDecision;
   try {
     const problem = describeInvalidDecision(value);
     if (problem !== undefined) {
-      return { kind: 'invalid_decision', error: new InvalidHookDecisionError(`hook "${hookName}" returned ${problem}`) };
+      return new HookFailed('invalid_decision', new InvalidHookDecisionError(`hook "${hookName}" returned ${problem}`));
     }
     decision = normaliseDecision(value as HookDecision);
   } catch (error) {
-    return {
-      kind: 'invalid_decision',
-      error: new InvalidHookDecisionError(`hook "${hookName}" returned an unreadable decision: ${errorMessage(error)}`),
-    };
+    return new HookFailed(
+      'invalid_decision',
+      new InvalidHookDecisionError(`hook "${hookName}" returned an unreadable decision: ${errorMessage(error)}`),
+    );
   }
   if (decision.kind === 'redirect' && decision.newTool !== undefined && knownTools !== undefined) {
     const known = Array.isArray(knownTools)
       ? (knownTools as readonly string[]).includes(decision.newTool)
       : (knownTools as ReadonlySet<string>).has(decision.newTool);
     if (!known && decision.newTool !== toolName) {
-      return { kind: 'invalid_redirect_target', error: new InvalidRedirectTargetError(decision.newTool) };
+      return new HookFailed('invalid_redirect_target', new InvalidRedirectTargetError(decision.newTool));
     }
   }
-  return { decision };
+  return decision;
 }
 
 function hookRecord(hook: string, decision: HookDecision | undefined, durationMs: number, capture: Capture): PhaseHookRecord {
