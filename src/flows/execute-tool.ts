@@ -6,7 +6,7 @@ import { HookAbortError } from '../errors.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner, RunnerInternals, RunOptions } from '../runner.js';
 import { runnerInternals } from '../runner.js';
-import { ToolCall } from './tool-call.js';
+import { ToolCall, runExecutor } from './tool-call.js';
 import {
   mergeArgs,
   optionalCount,
@@ -83,7 +83,7 @@ export function executeTool<S>(options: ExecuteToolOptions<S>): Promise<unknown>
     // Bad options reject, as from an async function; not awaiting here saves a promise per call.
     return Promise.reject(error);
   }
-  return call.run(runCall, plan);
+  return call.within(runCall, plan);
 }
 
 /** A validated executeTool call. @internal */
@@ -135,61 +135,72 @@ export function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallP
   };
 }
 
-/** The decision loop of one call. @internal */
+/**
+ * The decision loop of one call, run inside its `execute_tool` span. It ends the call itself
+ * (`call.returned` / `call.threw`) and runs the executor under its `toolhooks.execute` span inline,
+ * so that a call costs this one async frame. @internal
+ */
 export async function runCall<S>(plan: CallPlan<S>, call: ToolCall): Promise<unknown> {
   const { internals, state } = plan;
   const opts = plan.runOptions;
   let args = plan.args;
   let attempt = 1;
+  try {
+    // Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
+    let before = internals.run('before_tool', plan.toolName, args, state, undefined, 0, opts);
+    if (before instanceof Promise) before = await before;
+    if (before.kind === 'skip') {
+      call.outcome = 'skipped';
+      // afterTool still sees the stub (and its Abort still raises); nothing is re-executed for a tool that never ran.
+      const after = internals.run('after_tool', plan.toolName, args, state, before.stubResult, 0, opts);
+      if (after instanceof Promise) await after;
+      return call.returned(before.stubResult);
+    }
+    if (before.kind === 'redirect') args = applyRedirect(call, args, before);
+    // The duration is for afterTool hooks only: without any, the clock is not read.
+    const timed = internals.hasHooks('after_tool');
 
-  // Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
-  let before = internals.run('before_tool', plan.toolName, args, state, undefined, 0, opts);
-  if (before instanceof Promise) before = await before;
-  if (before.kind === 'skip') {
-    call.outcome = 'skipped';
-    // afterTool still sees the stub (and its Abort still raises); nothing is re-executed for a tool that never ran.
-    const after = internals.run('after_tool', plan.toolName, args, state, before.stubResult, 0, opts);
-    if (after instanceof Promise) await after;
-    return before.stubResult;
-  }
-  if (before.kind === 'redirect') args = applyRedirect(call, args, before);
-  // The duration is for afterTool hooks only: without any, the clock is not read.
-  const timed = internals.hasHooks('after_tool');
-
-  for (;;) {
-    const executor = executorFor(plan, call.effectiveToolName);
-    const started = timed ? performance.now() : 0;
-    let result: unknown;
-    opts.attempt = attempt;
-    try {
-      const ctx = executorContext(call.effectiveToolName, attempt, plan.signal);
-      result = await call.execute(call.effectiveToolName, attempt, executor, args, ctx);
-    } catch (error) {
-      if (error instanceof HookAbortError) throw error;
-      const decision = await onError(plan, call, args, error, opts);
-      if (decision.kind === 'skip') {
-        call.outcome = 'recovered';
-        return decision.stubResult;
+    for (;;) {
+      const executor = executorFor(plan, call.effectiveToolName);
+      const started = timed ? performance.now() : 0;
+      let result: unknown;
+      opts.attempt = attempt;
+      const span = call.startExecute(call.effectiveToolName, attempt);
+      try {
+        const ctx = executorContext(call.effectiveToolName, attempt, plan.signal);
+        result = await runExecutor(span, executor, args, ctx);
+        call.endExecute(span);
+      } catch (error) {
+        call.failExecute(span, error);
+        if (error instanceof HookAbortError) throw error;
+        const decision = await onError(plan, call, args, error, opts);
+        if (decision.kind === 'skip') {
+          call.outcome = 'recovered';
+          return call.returned(decision.stubResult);
+        }
+        if (decision.kind === 'redirect' && call.retries < plan.maxRetries) {
+          call.retries += 1;
+          call.outcome = 'recovered';
+          attempt += 1;
+          args = applyRedirect(call, args, decision);
+          continue;
+        }
+        throw error;
       }
-      if (decision.kind === 'redirect' && call.retries < plan.maxRetries) {
-        call.retries += 1;
-        call.outcome = 'recovered';
+      const durationMs = timed ? performance.now() - started : 0;
+      let after = internals.run('after_tool', call.effectiveToolName, args, state, result, durationMs, opts);
+      if (after instanceof Promise) after = await after;
+      if (after.kind === 'redirect' && call.reexecutions < plan.maxReexecutions) {
+        call.reexecutions += 1;
         attempt += 1;
-        args = applyRedirect(call, args, decision);
+        args = applyRedirect(call, args, after);
         continue;
       }
-      throw error;
+      return call.returned(result);
     }
-    const durationMs = timed ? performance.now() - started : 0;
-    let after = internals.run('after_tool', call.effectiveToolName, args, state, result, durationMs, opts);
-    if (after instanceof Promise) after = await after;
-    if (after.kind === 'redirect' && call.reexecutions < plan.maxReexecutions) {
-      call.reexecutions += 1;
-      attempt += 1;
-      args = applyRedirect(call, args, after);
-      continue;
-    }
-    return result;
+  } catch (error) {
+    call.threw(error);
+    throw error;
   }
 }
 

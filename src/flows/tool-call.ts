@@ -83,21 +83,29 @@ export class ToolCall {
    * The outcome is recorded inside the span's context, so observers see the span as active.
    */
   run<T, A>(body: (arg: A, call: ToolCall) => Promise<T>, arg: A): Promise<T> {
-    const span = this.#span;
-    if (span === undefined) return this.#runBody(body, arg);
-    return context.with(trace.setSpan(context.active(), span), this.#runBody<T, A>, this, body, arg);
+    return this.within(runAndEnd<T, A>, { body, arg });
   }
 
-  async #runBody<T, A>(body: (arg: A, call: ToolCall) => Promise<T>, arg: A): Promise<T> {
-    try {
-      const result = await body(arg, this);
-      if (this.#failure === undefined) this.#finish(this.outcome, result, undefined);
-      else this.#finish('failed', result, this.#failure.error);
-      return result;
-    } catch (error) {
-      this.#finish(error instanceof HookAbortError ? 'aborted' : 'failed', undefined, error);
-      throw error;
-    }
+  /**
+   * Runs `body(arg, this)` with the `execute_tool` span active. The body ends the call itself, with
+   * {@link returned} or {@link threw}.
+   */
+  within<T, A>(body: (arg: A, call: ToolCall) => Promise<T>, arg: A): Promise<T> {
+    const span = this.#span;
+    if (span === undefined) return body(arg, this);
+    return context.with(trace.setSpan(context.active(), span), body, undefined, arg, this);
+  }
+
+  /** Ends a call whose body returned `result` (with its outcome, or `failed` after markFailed); returns `result`. */
+  returned<T>(result: T): T {
+    if (this.#failure === undefined) this.#finish(this.outcome, result, undefined);
+    else this.#finish('failed', result, this.#failure.error);
+    return result;
+  }
+
+  /** Ends a call whose body threw: `aborted` for a HookAbortError, else `failed`. */
+  threw(error: unknown): void {
+    this.#finish(error instanceof HookAbortError ? 'aborted' : 'failed', undefined, error);
   }
 
   /**
@@ -113,26 +121,43 @@ export class ToolCall {
    * under it. Returns what the executor returns (a value or a promise) and throws what it throws.
    */
   execute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): unknown {
-    if (this.#span === undefined) return run(a, b);
-    const span = startSpan(this.#internals, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
+    const span = this.startExecute(toolName, attempt);
     if (span === undefined) return run(a, b);
     return this.#executeInSpan(span, run, a, b);
   }
 
   async #executeInSpan<A, B>(span: Span, run: (a: A, b: B) => unknown, a: A, b: B): Promise<unknown> {
     try {
-      return await context.with(trace.setSpan(context.active(), span), run, undefined, a, b);
+      const result = await runExecutor(span, run, a, b);
+      this.endExecute(span);
+      return result;
     } catch (error) {
-      try {
-        span.setAttribute(ATTR_ERROR_TYPE, errorTypeOf(error));
-        span.setStatus({ code: SpanStatusCode.ERROR, message: this.#internals.capture.limit(errorMessage(error)) });
-      } catch (failure) {
-        reportTelemetryFailure('toolhooks.execute status', failure);
-      }
+      this.failExecute(span, error);
       throw error;
-    } finally {
-      endSpan(span);
     }
+  }
+
+  /** Starts the `toolhooks.execute` span of one executor run; undefined when the call is not traced. */
+  startExecute(toolName: string, attempt: number): Span | undefined {
+    if (this.#span === undefined) return undefined;
+    return startSpan(this.#internals, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
+  }
+
+  /** Ends an executor run's span after the executor returned. */
+  endExecute(span: Span | undefined): void {
+    if (span !== undefined) endSpan(span);
+  }
+
+  /** Ends an executor run's span after the executor threw: `error.type` and status ERROR. */
+  failExecute(span: Span | undefined, error: unknown): void {
+    if (span === undefined) return;
+    try {
+      span.setAttribute(ATTR_ERROR_TYPE, errorTypeOf(error));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: this.#internals.capture.limit(errorMessage(error)) });
+    } catch (failure) {
+      reportTelemetryFailure('toolhooks.execute status', failure);
+    }
+    endSpan(span);
   }
 
   #finish(outcome: Outcome, result: unknown, error: unknown): void {
@@ -180,6 +205,21 @@ export class ToolCall {
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Calls the executor, inside the `toolhooks.execute` span's context when there is one. @internal */
+export function runExecutor<A, B>(span: Span | undefined, run: (a: A, b: B) => unknown, a: A, b: B): unknown {
+  return span === undefined ? run(a, b) : context.with(trace.setSpan(context.active(), span), run, undefined, a, b);
+}
+
+/** The generic body wrapper of {@link ToolCall.run}: runs the body, then ends the call. */
+async function runAndEnd<T, A>(job: { body: (arg: A, call: ToolCall) => Promise<T>; arg: A }, call: ToolCall): Promise<T> {
+  try {
+    return call.returned(await job.body(job.arg, call));
+  } catch (error) {
+    call.threw(error);
+    throw error;
+  }
+}
 
 function startSpan(internals: RunnerInternals, name: string, attributes: Attributes): Span | undefined {
   try {
