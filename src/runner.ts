@@ -77,7 +77,8 @@ export interface RunnerInternals {
   hasHooks(phase: Phase): boolean;
   /**
    * Runs a phase for a flow, without re-validating what the flow validated: synchronous (a decision, or
-   * a thrown HookAbortError) while the hooks are, a promise once one returns a promise.
+   * a thrown HookAbortError) while the hooks are, a promise once one returns a promise. `traced` false
+   * (the flow's tracer is the API's no-op one) skips starting a phase span that could not record.
    */
   run(
     phase: Phase,
@@ -87,6 +88,7 @@ export interface RunnerInternals {
     value: unknown,
     durationMs: number,
     opts: RunOptions | undefined,
+    traced: boolean,
   ): HookDecision | Promise<HookDecision>;
 }
 
@@ -174,7 +176,7 @@ function abortTimedOut<S>(_run: PhaseRun<S>, entry: HookEntry<S>, ctx: Invocatio
 
 function verdictOf<S>(settled: Settled, hookName: string, run: PhaseRun<S>): Verdict {
   if (!settled.ok) return new HookFailed(settled.kind, settled.error);
-  return checkDecision(settled.value, hookName, run.toolName, run.opts?.knownTools);
+  return checkDecision(settled.value, hookName, run.toolName, run.opts);
 }
 
 /**
@@ -240,8 +242,8 @@ export class HookRunner<S = unknown> {
       hasObservers: this.#observers.length > 0,
       notify: (event, span) => this.#notify(event, event.toolName, span),
       hasHooks: (phase) => this.#byPhase[phase].length > 0,
-      run: (phase, toolName, args, state, value, durationMs, opts) =>
-        this.#run(phase, toolName, args, state as S, value, durationMs, opts),
+      run: (phase, toolName, args, state, value, durationMs, opts, traced) =>
+        this.#run(phase, toolName, args, state as S, value, durationMs, opts, traced),
     });
   }
 
@@ -321,12 +323,13 @@ export class HookRunner<S = unknown> {
     value: unknown,
     durationMs: number,
     opts: RunOptions | undefined,
+    traced = true,
   ): HookDecision | Promise<HookDecision> {
     const candidates = this.#byPhase[phase];
     if (candidates.length === 0) return CONTINUE;
     const matched = this.#match(phase, candidates, toolName);
     if (matched.entries.length === 0) return CONTINUE;
-    const span = startPhaseSpan(this.#tracer, phase, toolName);
+    const span = traced ? startPhaseSpan(this.#tracer, phase, toolName) : undefined;
     const run = new PhaseRun(phase, toolName, args, state, value, durationMs, opts, matched, span, this.#observers.length > 0);
     if (span === undefined) return this.#aggregate(run);
     return context.with(trace.setSpan(context.active(), span), this.#aggregate, this, run);
@@ -539,12 +542,7 @@ function describe(value: unknown): string {
 }
 
 /** Checks a hook's return value: nothing → Continue; junk → invalid_decision; unknown target → invalid_redirect_target. */
-function checkDecision(
-  value: unknown,
-  hookName: string,
-  toolName: string,
-  knownTools: ReadonlySet<string> | readonly string[] | undefined,
-): Verdict {
+function checkDecision(value: unknown, hookName: string, toolName: string, opts: RunOptions | undefined): Verdict {
   if (value === undefined || value === null) return CONTINUE;
   let decision: HookDecision;
   try {
@@ -559,6 +557,8 @@ function checkDecision(
       new InvalidHookDecisionError(`hook "${hookName}" returned an unreadable decision: ${errorMessage(error)}`),
     );
   }
+  // Read only here: a flow lists its tools lazily, for the Redirects that name one.
+  const knownTools = decision.kind === 'redirect' && decision.newTool !== undefined ? opts?.knownTools : undefined;
   if (decision.kind === 'redirect' && decision.newTool !== undefined && knownTools !== undefined) {
     const known = Array.isArray(knownTools)
       ? (knownTools as readonly string[]).includes(decision.newTool)

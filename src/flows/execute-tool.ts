@@ -147,12 +147,12 @@ export async function runCall<S>(plan: CallPlan<S>, call: ToolCall): Promise<unk
   let attempt = 1;
   try {
     // Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
-    let before = internals.run('before_tool', plan.toolName, args, state, undefined, 0, opts);
+    let before = internals.run('before_tool', plan.toolName, args, state, undefined, 0, opts, call.traced);
     if (before instanceof Promise) before = await before;
     if (before.kind === 'skip') {
       call.outcome = 'skipped';
       // afterTool still sees the stub (and its Abort still raises); nothing is re-executed for a tool that never ran.
-      const after = internals.run('after_tool', plan.toolName, args, state, before.stubResult, 0, opts);
+      const after = internals.run('after_tool', plan.toolName, args, state, before.stubResult, 0, opts, call.traced);
       if (after instanceof Promise) await after;
       return call.returned(before.stubResult);
     }
@@ -188,7 +188,7 @@ export async function runCall<S>(plan: CallPlan<S>, call: ToolCall): Promise<unk
         throw error;
       }
       const durationMs = timed ? performance.now() - started : 0;
-      let after = internals.run('after_tool', call.effectiveToolName, args, state, result, durationMs, opts);
+      let after = internals.run('after_tool', call.effectiveToolName, args, state, result, durationMs, opts, call.traced);
       if (after instanceof Promise) after = await after;
       if (after.kind === 'redirect' && call.reexecutions < plan.maxReexecutions) {
         call.reexecutions += 1;
@@ -207,7 +207,7 @@ export async function runCall<S>(plan: CallPlan<S>, call: ToolCall): Promise<unk
 /** Runs the on_error hooks; an Abort they decide carries the tool's error as its cause. */
 async function onError<S>(plan: CallPlan<S>, call: ToolCall, args: ToolArgs, error: unknown, opts: RunOptions): Promise<HookDecision> {
   try {
-    return await plan.internals.run('on_error', call.effectiveToolName, args, plan.state, error, 0, opts);
+    return await plan.internals.run('on_error', call.effectiveToolName, args, plan.state, error, 0, opts, call.traced);
   } catch (abortError) {
     if (abortError instanceof HookAbortError && abortError.cause === undefined) {
       throw new HookAbortError(abortError.reason, abortError.sourceHook, { cause: error });

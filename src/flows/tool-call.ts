@@ -5,7 +5,7 @@
  * @internal
  */
 import type { Attributes, Span } from '@opentelemetry/api';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { HookAbortError } from '../errors.js';
 import type { Outcome, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerInternals } from '../runner.js';
@@ -50,6 +50,11 @@ export class ToolCall {
   redirected = false;
   retries = 0;
   reexecutions = 0;
+  /**
+   * False when the tracer is the API's no-op one (its spans have no valid context): then no span of
+   * this call can record, and the phases need not start theirs.
+   */
+  readonly traced: boolean;
   readonly #internals: RunnerInternals;
   readonly #span: Span | undefined;
   /** When the call started; read only for the observers' tool event. */
@@ -74,7 +79,21 @@ export class ToolCall {
     };
     if (callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = callId;
     if (this.#arguments !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.#arguments;
-    this.#span = startSpan(internals, `${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`, attributes);
+    let span: Span | undefined;
+    let traced = true;
+    try {
+      span = internals.tracer.startSpan(`${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`, { kind: SpanKind.INTERNAL, attributes });
+      if (!span.isRecording()) {
+        traced = isSpanContextValid(span.spanContext());
+        span.end();
+        span = undefined;
+      }
+    } catch (error) {
+      reportTelemetryFailure('startSpan', error);
+      span = undefined;
+    }
+    this.#span = span;
+    this.traced = traced;
   }
 
   /**
