@@ -5,7 +5,7 @@
  * @internal
  */
 import type { Attributes, Span } from '@opentelemetry/api';
-import { SpanKind, SpanStatusCode, context, isSpanContextValid, trace } from '@opentelemetry/api';
+import { INVALID_TRACEID, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { HookAbortError } from '../errors.js';
 import type { Outcome, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerInternals } from '../runner.js';
@@ -84,7 +84,9 @@ export class ToolCall {
     try {
       span = internals.tracer.startSpan(`${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`, { kind: SpanKind.INTERNAL, attributes });
       if (!span.isRecording()) {
-        traced = isSpanContextValid(span.spanContext());
+        // The API's no-op tracer answers with the all-zero trace id; an SDK never does (a plain id
+        // comparison, not isSpanContextValid's regular expressions, since this runs on every call).
+        traced = span.spanContext().traceId !== INVALID_TRACEID;
         span.end();
         span = undefined;
       }
