@@ -18,6 +18,11 @@ export interface SamplingOptions {
   readonly minSamples: number;
   /** Warm-up budget per scenario, ms (the first round only; 0 = none). */
   readonly warmupMs: number;
+  /**
+   * Force a full GC before each scenario. Off by default: forced full GCs were seen to deoptimise the
+   * hot no-SDK path for good (see docs/performance.md), which a steady process does not do.
+   */
+  readonly gcBetween?: boolean;
 }
 
 function collectGarbage(): void {
@@ -27,7 +32,7 @@ function collectGarbage(): void {
 
 /**
  * One round: each call in turn, sampled by tinybench; returns the per-call times (ns), one per batch.
- * A full GC runs before each scenario so that none pays for the garbage of the one before.
+ * Rounds alternate the order of the scenarios, so the garbage one leaves for the next evens out.
  */
 export async function sampleRound(calls: ReadonlyMap<string, Call>, options: SamplingOptions): Promise<Map<string, number[]>> {
   const bench = new Bench({
@@ -38,7 +43,7 @@ export async function sampleRound(calls: ReadonlyMap<string, Call>, options: Sam
     warmupIterations: 4,
     retainSamples: true,
     throws: true,
-    setup: collectGarbage,
+    ...(options.gcBetween === true ? { setup: collectGarbage } : {}),
   });
   const { batch } = options;
   for (const [id, call] of calls) {

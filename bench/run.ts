@@ -8,6 +8,7 @@
  *   --time <ms>          sampling time per scenario per round (default 400)
  *   --quick              1 round of 50 ms, small heap and throughput windows: checks that it runs
  *   --src                measure src/ through tsx instead of the tsc build in bench/.dist
+ *   --gc-between         force a full GC before each scenario of each round (see docs/performance.md)
  *
  * See docs/performance.md for the method.
  */
@@ -31,10 +32,11 @@ interface Options {
   timeMs: number;
   quick: boolean;
   build: Build;
+  gcBetween: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { json: undefined, compare: undefined, filter: undefined, rounds: 5, timeMs: 400, quick: false, build: 'dist' };
+  const options: Options = { json: undefined, compare: undefined, filter: undefined, rounds: 5, timeMs: 400, quick: false, build: 'dist', gcBetween: false };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index];
     const next = argv[index + 1];
@@ -67,6 +69,9 @@ function parseArgs(argv: readonly string[]): Options {
         break;
       case '--src':
         options.build = 'src';
+        break;
+      case '--gc-between':
+        options.gcBetween = true;
         break;
       default:
         throw new Error(`unknown option ${arg}; see the header of bench/run.ts`);
@@ -110,7 +115,7 @@ interface Results {
   readonly os: string;
   readonly date: string;
   readonly build: Build;
-  readonly settings: { rounds: number; timeMs: number; batch: number };
+  readonly settings: { rounds: number; timeMs: number; batch: number; gcBetween: boolean };
   readonly scenarios: ScenarioResult[];
   readonly throughput: Throughput[];
 }
@@ -229,7 +234,7 @@ async function main(): Promise<void> {
   if ((globalThis as { gc?: unknown }).gc === undefined) {
     throw new Error('run with --expose-gc (npm run bench does): heap figures and clean rounds need it');
   }
-  const sampling: SamplingOptions = { batch: 100, timeMs: options.timeMs, minSamples: options.quick ? 5 : 20, warmupMs: options.quick ? 20 : 300 };
+  const sampling: SamplingOptions = { batch: 100, timeMs: options.timeMs, minSamples: options.quick ? 5 : 20, warmupMs: options.quick ? 20 : 300, gcBetween: options.gcBetween };
   const heapCalls = options.quick ? 2_000 : 20_000;
   const cpu = cpus()[0]?.model ?? 'unknown';
   log(`toolhooks benchmark — node ${process.version}, ${cpu}, ${cpus().length} cores, ${platform()} ${release()}`);
@@ -294,7 +299,7 @@ async function main(): Promise<void> {
     os: `${platform()} ${release()}`,
     date: new Date().toISOString(),
     build: options.build,
-    settings: { rounds: options.rounds, timeMs: options.timeMs, batch: sampling.batch },
+    settings: { rounds: options.rounds, timeMs: options.timeMs, batch: sampling.batch, gcBetween: options.gcBetween },
     scenarios: results,
     throughput,
   };
