@@ -4,7 +4,8 @@
  * tsx instead (the smoke test does), whose transform adds a little per closure (esbuild's keepNames).
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Core from '../src/index.js';
 import type * as Hooks from '../src/hooks/index.js';
 
@@ -14,14 +15,18 @@ export type Library = typeof Core & typeof Hooks;
 /** Which build was loaded, for the report. */
 export type Build = 'dist' | 'src';
 
-const DIST = new URL('./.dist/index.js', import.meta.url);
-const DIST_HOOKS = new URL('./.dist/hooks/index.js', import.meta.url);
+const DIST = new URL('./.dist/', import.meta.url);
 
-/** Loads the compiled build when asked for and present, else the sources. */
-export async function loadLibrary(build: Build): Promise<Library> {
+/**
+ * Loads the compiled build when asked for and present, else the sources. `distDir` (relative to the
+ * working directory) measures another compiled tree, e.g. an older revision's, with today's harness.
+ */
+export async function loadLibrary(build: Build, distDir?: string): Promise<Library> {
   if (build === 'dist') {
-    if (!existsSync(fileURLToPath(DIST))) throw new Error('bench/.dist is missing: run `npm run bench`, which compiles it first');
-    return { ...(await import(DIST.href)), ...(await import(DIST_HOOKS.href)) } as Library;
+    const dir = distDir === undefined ? DIST : pathToFileURL(`${resolve(distDir)}/`);
+    const index = new URL('index.js', dir);
+    if (!existsSync(fileURLToPath(index))) throw new Error(`${fileURLToPath(index)} is missing: run \`npm run bench\`, which compiles bench/.dist first`);
+    return { ...(await import(index.href)), ...(await import(new URL('hooks/index.js', dir).href)) } as Library;
   }
   return { ...(await import('../src/index.js')), ...(await import('../src/hooks/index.js')) };
 }

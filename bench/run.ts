@@ -8,6 +8,7 @@
  *   --time <ms>          sampling time per scenario per round (default 400)
  *   --quick              1 round of 50 ms, small heap and throughput windows: checks that it runs
  *   --src                measure src/ through tsx instead of the tsc build in bench/.dist
+ *   --dist <dir>         measure another compiled tree (e.g. an older revision's tsc output) with this harness
  *   --gc-between         force a full GC before each scenario of each round (see docs/performance.md)
  *
  * See docs/performance.md for the method.
@@ -33,10 +34,11 @@ interface Options {
   quick: boolean;
   build: Build;
   gcBetween: boolean;
+  distDir: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { json: undefined, compare: undefined, filter: undefined, rounds: 5, timeMs: 400, quick: false, build: 'dist', gcBetween: false };
+  const options: Options = { json: undefined, compare: undefined, filter: undefined, rounds: 5, timeMs: 400, quick: false, build: 'dist', gcBetween: false, distDir: undefined };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index];
     const next = argv[index + 1];
@@ -69,6 +71,9 @@ function parseArgs(argv: readonly string[]): Options {
         break;
       case '--src':
         options.build = 'src';
+        break;
+      case '--dist':
+        options.distDir = value();
         break;
       case '--gc-between':
         options.gcBetween = true;
@@ -238,8 +243,8 @@ async function main(): Promise<void> {
   const heapCalls = options.quick ? 2_000 : 20_000;
   const cpu = cpus()[0]?.model ?? 'unknown';
   log(`toolhooks benchmark — node ${process.version}, ${cpu}, ${cpus().length} cores, ${platform()} ${release()}`);
-  const lib = await loadLibrary(options.build);
-  log(`measuring ${options.build === 'dist' ? 'the tsc build (bench/.dist)' : 'src/ through tsx'}; ${options.rounds} round(s) × ${options.timeMs} ms per scenario, ${sampling.batch} calls per sample\n`);
+  const lib = await loadLibrary(options.build, options.distDir);
+  log(`measuring ${options.build === 'src' ? 'src/ through tsx' : `the tsc build in ${options.distDir ?? 'bench/.dist'}`}; ${options.rounds} round(s) × ${options.timeMs} ms per scenario, ${sampling.batch} calls per sample\n`);
 
   const wanted = (all: Scenario[]): Scenario[] => {
     if (options.filter === undefined) return all;
