@@ -7,7 +7,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import type { ExportResult } from '@opentelemetry/core';
 import { ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import type { PushMetricExporter, ResourceMetrics, ScopeMetrics } from '@opentelemetry/sdk-metrics';
 import { AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
@@ -57,6 +57,8 @@ export interface TracingSdk {
   readonly meterProvider: MeterProvider;
   readonly exporter: DiscardingSpanExporter;
   flush(): Promise<void>;
+  /** What the meters recorded so far, by instrumentation scope name (the smoke test compares them). */
+  collectMetrics(): Promise<Map<string, ScopeMetrics>>;
   shutdown(): Promise<void>;
 }
 
@@ -73,15 +75,18 @@ export function installTracingSdk(): TracingSdk {
   }
   if (!trace.setGlobalTracerProvider(provider)) throw new Error('a global tracer provider was already registered');
   // A reader as in production (the minute-long interval never fires during a run): recording costs the same.
-  const meterProvider = new MeterProvider({
-    readers: [new PeriodicExportingMetricReader({ exporter: new DiscardingMetricExporter(), exportIntervalMillis: 60_000 })],
-  });
+  const reader = new PeriodicExportingMetricReader({ exporter: new DiscardingMetricExporter(), exportIntervalMillis: 60_000 });
+  const meterProvider = new MeterProvider({ readers: [reader] });
   if (!metrics.setGlobalMeterProvider(meterProvider)) throw new Error('a global meter provider was already registered');
   return {
     provider,
     meterProvider,
     exporter,
     flush: () => provider.forceFlush(),
+    collectMetrics: async () => {
+      const { resourceMetrics } = await reader.collect();
+      return new Map(resourceMetrics.scopeMetrics.map((scope) => [scope.scope.name, scope]));
+    },
     shutdown: async () => {
       await provider.shutdown();
       await meterProvider.shutdown();
