@@ -2,12 +2,21 @@
  * Every example runs as a user would run it (`npx tsx examples/<name>.ts`) and prints what its
  * comments promise.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OtlpReceiver } from './support/otlp-receiver.js';
 
 const root = resolve(import.meta.dirname, '..');
 const tsx = resolve(root, 'node_modules/.bin/tsx');
+
+const execFileAsync = promisify(execFile);
+
+/** Runs an example without blocking this process (so a receiver in this process can answer it). */
+async function runExampleAsync(name: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
+  return execFileAsync(tsx, [`examples/${name}.ts`], { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
+}
 
 function runExample(name: string, env: Record<string, string> = {}): string {
   return execFileSync(tsx, [`examples/${name}.ts`], {
@@ -65,5 +74,31 @@ describe('examples', () => {
     expect(out).toMatch(/abort rate\s+15\.0%/);
     expect(out).toMatch(/hook errors\s+2/);
     expect(out).toMatch(/audit-log: threw TypeError/);
+  });
+
+  it('demo: with an endpoint, exports there and says where to look', async () => {
+    const receiver = await OtlpReceiver.start();
+    try {
+      const { stdout } = await runExampleAsync('demo', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+      expect(stdout).toContain(`Traces, metrics and logs were sent to ${receiver.url}`);
+      expect(stdout).not.toMatch(/^execute_tool /m); // no trees when exporting
+      const roots = receiver.spans().filter((s) => s.name.startsWith('execute_tool '));
+      expect(roots).toHaveLength(20);
+      expect(roots.filter((s) => s.attributes['toolhooks.outcome'] === 'aborted')).toHaveLength(3);
+      expect(receiver.metrics().some((m) => m.name === 'toolhooks.tool.calls')).toBe(true);
+      expect(receiver.logs().length).toBeGreaterThan(0);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('demo: with an unreachable endpoint, finishes, says so once, and exits 0', async () => {
+    const receiver = await OtlpReceiver.start();
+    const url = receiver.url;
+    await receiver.stop(); // nothing listens there now
+    const { stdout, stderr } = await runExampleAsync('demo', { OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_TIMEOUT: '1000' });
+    expect(stdout).toMatch(/tool calls\s+20/);
+    expect(stderr.match(/could not be reached/g)).toHaveLength(1);
+    expect(stdout).toContain(`The collector at ${url} could not be reached`);
   });
 });

@@ -65,17 +65,15 @@ export class TreeSpanExporter implements SpanExporter {
   }
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
-    if (this.#stopped) {
-      resultCallback({ code: ExportResultCode.FAILED, error: new Error('TreeSpanExporter is shut down') });
-      return;
-    }
     try {
       for (const span of spans) {
         const traceId = span.spanContext().traceId;
         const list = this.#pending.get(traceId) ?? [];
         list.push(span);
         this.#pending.set(traceId, list);
-        if (span.parentSpanContext === undefined) this.#print(traceId);
+        // After shutdown nothing will flush later, so what arrives is printed at once. (Span processors
+        // may export a span after shutdown began, e.g. while async resource attributes settle.)
+        if (span.parentSpanContext === undefined || this.#stopped) this.#print(traceId);
       }
       resultCallback({ code: ExportResultCode.SUCCESS });
     } catch (error) {
