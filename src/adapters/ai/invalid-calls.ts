@@ -11,7 +11,14 @@ import type { HookRunner, RunnerInternals } from '../../runner.js';
 import { ToolCall } from '../../flows/tool-call.js';
 import { requireOptionsObject, requireRunner } from '../shared.js';
 
-/** Options of {@link recordInvalidToolCalls}. */
+/**
+ * Options of {@link recordInvalidToolCalls}.
+ *
+ * @example
+ * ```ts
+ * const repairToolCall = recordInvalidToolCalls(runner, { repair: async ({ toolCall }) => fixJson(toolCall) });
+ * ```
+ */
 export interface RecordInvalidToolCallsOptions<TOOLS extends ToolSet = ToolSet> {
   /**
    * Your own repair function. It runs first; a call it repairs (returns non-null) is not recorded

@@ -14,7 +14,16 @@ import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
 
-/** Options of {@link withHooks}. */
+/**
+ * Options of {@link withHooks}.
+ *
+ * @example
+ * ```ts
+ * const abortRun = new AbortController();
+ * const hooked = withHooks(tools, runner, { state: { userId }, abortRun, maxRetries: 2 });
+ * await generateText({ model, tools: hooked, abortSignal: abortRun.signal, prompt });
+ * ```
+ */
 export interface WithHooksOptions<S = unknown> {
   /** Agent state passed to every hook. */
   state?: S;

@@ -11,7 +11,15 @@ import type { CallLimits } from '../shared.js';
 import { readLimits, requireRunner, toText } from '../shared.js';
 import { McpToolError } from './tool-error.js';
 
-/** The `params` of an MCP `tools/call` request, as far as the adapter reads them. */
+/**
+ * The `params` of an MCP `tools/call` request, as far as the adapter reads them; other fields
+ * (`_meta`, `task`) are sent on unchanged.
+ *
+ * @example
+ * ```ts
+ * const params: McpCallToolParams = { name: 'read_file', arguments: { path: 'README.md' } };
+ * ```
+ */
 export interface McpCallToolParams {
   /** The server's name for the tool. */
   name: string;
@@ -22,12 +30,25 @@ export interface McpCallToolParams {
 /**
  * What withMcpHooks needs of a client: the `callTool` of `@modelcontextprotocol/sdk`'s `Client`
  * (`callTool(params, resultSchema?, options?)`), and optionally its `listTools`.
+ *
+ * @example
+ * ```ts
+ * // any object with this shape can be wrapped, e.g. a client of another MCP library
+ * const client: McpClientLike = { callTool: async (params) => ({ content: [{ type: 'text', text: params.name }] }) };
+ * ```
  */
 export interface McpClientLike {
   callTool(params: McpCallToolParams, ...rest: never[]): Promise<unknown>;
 }
 
-/** Options of {@link withMcpHooks}. */
+/**
+ * Options of {@link withMcpHooks}.
+ *
+ * @example
+ * ```ts
+ * const fs = withMcpHooks(client, runner, { server: 'fs', state: session, tools: ['read_file', 'write_file'] });
+ * ```
+ */
 export interface WithMcpHooksOptions<S = unknown> {
   /**
    * The server's name in tool names: hooks see `mcp__<server>__<tool>`, so a `tools` matcher such
