@@ -6,9 +6,9 @@ import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OtlpReceiver } from './support/otlp-receiver.js';
+import { OtlpReceiver } from '../support/otlp-receiver.js';
 
-const root = resolve(import.meta.dirname, '..');
+const root = resolve(import.meta.dirname, '../..');
 const tsx = resolve(root, 'node_modules/.bin/tsx');
 
 const execFileAsync = promisify(execFile);
