@@ -101,4 +101,27 @@ describe('examples', () => {
     expect(stderr.match(/could not be reached/g)).toHaveLength(1);
     expect(stdout).toContain(`The collector at ${url} could not be reached`);
   });
+
+  it('existing-sdk: startTelemetry leaves the app its SDK, and toolhooks telemetry flows through it', () => {
+    const out = runExample('existing-sdk');
+    expect(out).toContain('startTelemetry status: existing');
+    expect(out).toContain('search(cached) → from cache');
+    expect(out).toMatch(/the app's span exporter got: .*execute_tool search.*execute_tool search/);
+    expect(out).toContain("the app's metric reader got toolhooks.tool.calls: completed=1, skipped=1");
+  });
+
+  it('compose-stack: exports traces, metrics and logs to the OTLP endpoint it is given', async () => {
+    const receiver = await OtlpReceiver.start();
+    try {
+      const { stdout } = await runExampleAsync('compose-stack', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+      expect(stdout).toContain(`sent 4 tool calls (2 aborted) to ${receiver.url}`);
+      const roots = receiver.spans().filter((s) => s.name === 'execute_tool shell');
+      expect(roots.map((s) => s.attributes['toolhooks.outcome']).sort()).toEqual(['aborted', 'aborted', 'completed', 'completed']);
+      expect(roots.every((s) => s.resource['service.name'] === 'toolhooks-compose-example')).toBe(true);
+      expect(receiver.metrics().some((m) => m.name === 'toolhooks.tool.calls')).toBe(true);
+      expect(receiver.logs().some((l) => String(l.body) === 'tool call aborted')).toBe(true);
+    } finally {
+      await receiver.stop();
+    }
+  });
 });
