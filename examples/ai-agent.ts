@@ -11,9 +11,10 @@ import { z } from 'zod';
 import type { ToolHook } from '../src/index.js';
 import { HookRunner, abort, redirect, skip } from '../src/index.js';
 import { recordInvalidToolCalls, withHooks } from '../src/adapters/ai/index.js';
-import { setUpTracing } from './support/tracing.js';
+import { startTelemetry } from '../src/node/index.js';
 
-const { printSpanTree } = setUpTracing();
+// Each finished trace is printed as a tree (with the AI SDK's own spans, when it records them).
+const telemetry = await startTelemetry({ console: 'tree' });
 
 const tools = {
   get_weather: tool({
@@ -91,9 +92,4 @@ for (const message of model.doGenerateCalls[1]?.prompt ?? []) {
   }
 }
 console.log(`\nFinal answer: ${result.text}\n`);
-console.log('Spans:');
-printSpanTree((span) => {
-  const outcome = span.attributes['toolhooks.outcome'];
-  const callId = span.attributes['gen_ai.tool.call.id'] ?? span.attributes['ai.toolCall.id'];
-  return `${callId === undefined ? '' : ` ${String(callId)}`}${outcome === undefined ? '' : ` [${String(outcome)}]`}`;
-});
+await telemetry.shutdown();

@@ -15,9 +15,10 @@ import { z } from 'zod';
 import type { ToolHook } from '../src/index.js';
 import { HookAbortError, HookRunner, abort, skip } from '../src/index.js';
 import { McpToolError, withMcpHooks } from '../src/adapters/mcp/index.js';
-import { setUpTracing } from './support/tracing.js';
+import { startTelemetry } from '../src/node/index.js';
 
-const { printSpanTree } = setUpTracing();
+// Each finished trace is printed as a tree (with the AI SDK's own spans, when it records them).
+const telemetry = await startTelemetry({ console: 'tree' });
 
 // The server side: what a real MCP file server would expose.
 const files = new Map([['/notes/todo.txt', 'buy milk']]);
@@ -84,8 +85,4 @@ for (const request of plan) {
 console.log(`\nFiles on the server: ${JSON.stringify(Object.fromEntries(files))}\n`);
 await client.close();
 
-console.log('Spans:');
-printSpanTree((span) => {
-  const outcome = span.attributes['toolhooks.outcome'];
-  return outcome === undefined ? '' : ` [${String(outcome)}]`;
-});
+await telemetry.shutdown();
