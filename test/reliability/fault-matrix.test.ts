@@ -275,7 +275,7 @@ function only(spans: ReadableSpan[], name: string): ReadableSpan {
 }
 
 const MATRIX = FAULTS.flatMap((fault) =>
-  MODES.flatMap((mode) => PHASES.map((phase) => ({ title: fault.title, mode, phase, fault }))),
+  MODES.flatMap((mode) => PHASES.map((phase) => ({ name: `a hook that ${fault.title}, fail-${mode}, in ${phase}`, mode, phase, fault }))),
 );
 
 describe('hook fault matrix: {fault} × {fail-open, fail-closed} × {phase}, through executeTool', () => {
@@ -284,7 +284,7 @@ describe('hook fault matrix: {fault} × {fail-open, fail-closed} × {phase}, thr
     expect(new Set(FAULTS.map((fault) => fault.kind))).toEqual(new Set(['threw', 'timeout', 'invalid_decision', 'invalid_redirect_target']));
   });
 
-  it.each(MATRIX)('a hook that $title, fail-$mode, in $phase', async ({ fault, mode, phase }) => {
+  it.each(MATRIX.map((entry) => [entry.name, entry] as const))('%s', async (_name, { fault, mode, phase }) => {
     const instance = fault.setup();
     const toolError = new ToolFailure('disk on fire');
     const execute = vi.fn(() => {
