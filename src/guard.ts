@@ -27,11 +27,18 @@ export function callUser(fn: () => unknown, timeoutMs = 0, onTimeout?: () => voi
   let value: unknown;
   try {
     value = fn();
-    if (!isThenable(value)) return { ok: true, value };
   } catch (error) {
     return { ok: false, kind: 'threw', error };
   }
-  return settleThenable(value, timeoutMs, onTimeout);
+  let thenable: boolean;
+  try {
+    thenable = isThenable(value);
+  } catch {
+    // The hook returned normally; a value whose `then` cannot even be read is not a promise, and the
+    // caller's check of the value reports it (an invalid decision), not the hook as having thrown.
+    thenable = false;
+  }
+  return thenable ? settleThenable(value as PromiseLike<unknown>, timeoutMs, onTimeout) : { ok: true, value };
 }
 
 /** Calls an observer-style function whose return value is ignored; returns the error it threw, if any. */

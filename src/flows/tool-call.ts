@@ -152,7 +152,7 @@ export class ToolCall {
         retries: this.retries,
         reexecutions: this.reexecutions,
         ...(errorType === undefined ? {} : { errorType }),
-        ...(error instanceof HookAbortError ? { reason: error.reason } : {}),
+        ...(error instanceof HookAbortError ? { reason: this.#internals.capture.limit(error.reason) } : {}),
         ...(this.callId === undefined ? {} : { callId: this.callId }),
         ...(this.#arguments === undefined ? {} : { arguments: this.#arguments }),
         ...(capturedResult === undefined ? {} : { result: capturedResult }),
