@@ -3,9 +3,10 @@
  * that rewrites the agent's output before it runs. Run: npx tsx examples/compound-tool.ts
  */
 import { CompoundTool, HookRunner, redirect } from '../src/index.js';
-import { printTraces } from './support/print-traces.js';
+import { startTelemetry } from '../src/node/index.js';
 
-const stopTracing = printTraces();
+// Prints each trace as a tree; without `console`, startTelemetry exports over OTLP instead.
+const telemetry = await startTelemetry({ console: 'tree' });
 
 const hooks = new HookRunner([
   {
@@ -25,4 +26,4 @@ const tool = new CompoundTool({
 
 const { agentOutput, result } = await tool.run(state, 'refund');
 console.log(`agent wrote: ${String(agentOutput)}\nresult: ${String(result)}\nstate.queries: ${state.queries.length}\n`);
-await stopTracing();
+await telemetry.shutdown();

@@ -1,23 +1,58 @@
 /**
- * npm run demo — a scripted agent makes 20 tool calls through toolhooks and prints each call's trace
- * tree, then a summary. Hooks: a fail-closed policy gate (aborts `rm -rf`, sends curl/wget to a
- * sandbox), a search cache (skips), a retry hook (recovers a flaky API) and a broken audit hook
- * whose errors are swallowed.
+ * npm run demo — a scripted agent makes 20 tool calls through toolhooks.
+ *
+ * Hooks: a fail-closed policy gate (aborts `rm -rf`, sends curl/wget to a sandbox tool), a search
+ * cache (skips), a retry hook (recovers a flaky API), a broken audit hook whose errors are swallowed,
+ * plus the built-in MetricsHook and LoggingHook.
+ *
+ * With no collector configured it prints each call's trace tree (startTelemetry's `console: 'tree'`)
+ * and a summary. With OTEL_EXPORTER_OTLP_ENDPOINT set it exports traces, metrics and logs there
+ * instead and says where to look.
  */
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DiagLogger } from '@opentelemetry/api';
+import { DiagLogLevel, diag } from '@opentelemetry/api';
+import pino from 'pino';
 import { HookAbortError, HookRunner, executeTool } from '../src/index.js';
-import { TreeSpanExporter } from '../src/node/tree-exporter.js';
+import { LoggingHook, MetricsHook, otelDestination } from '../src/hooks/index.js';
+import { startTelemetry } from '../src/node/index.js';
 import { SCRIPT, SummaryHook, brokenHook, createCacheHook, createTools, policyHook, retryHook } from './agent-tools.js';
 
-async function main(): Promise<void> {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new TreeSpanExporter())] });
-  trace.setGlobalTracerProvider(provider);
+const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;
+const logFile = join(tmpdir(), 'toolhooks-demo.log');
 
+/**
+ * OTel reports export problems through `diag`, once per signal and outage; the demo turns the first one
+ * into a single line and stays quiet after it.
+ */
+let exportFailure: string | undefined;
+const demoDiag: DiagLogger = {
+  warn: (message: string) => {
+    if (!message.includes('export failed') && !message.includes('still failing')) return void console.error(message);
+    if (exportFailure !== undefined) return;
+    exportFailure = message;
+    console.error(`toolhooks-demo: the collector at ${String(endpoint)} could not be reached (${/\(([^)]*)\)/.exec(message)?.[1] ?? message}); the tool calls go on, their telemetry is dropped`);
+  },
+  error: (message: string) => console.error(message),
+  info: () => undefined,
+  debug: () => undefined,
+  verbose: () => undefined,
+};
+
+async function main(): Promise<void> {
+  diag.setLogger(demoDiag, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  // A collector that does not answer should not keep a newcomer waiting for the SDK's default 10 s.
+  process.env.OTEL_EXPORTER_OTLP_TIMEOUT ??= '3000';
+  const telemetry = await startTelemetry({ serviceName: 'toolhooks-demo', ...(endpoint === undefined ? { console: 'tree' as const } : {}) });
+
+  // Log records go to a file (and to the OTLP logs endpoint when one is configured), not between the trees.
+  const logger = pino({ name: 'toolhooks-demo' }, pino.multistream([{ stream: pino.destination({ dest: logFile, sync: true }) }, { stream: otelDestination() }]));
   const summary = new SummaryHook();
-  const hooks = new HookRunner({ hooks: [policyHook, createCacheHook(), retryHook, brokenHook, summary], timeoutMs: 2_000 });
+  const hooks = new HookRunner({
+    hooks: [policyHook, createCacheHook(), retryHook, brokenHook, new MetricsHook(), new LoggingHook({ logger }), summary],
+    timeoutMs: 2_000,
+  });
   const tools = createTools();
 
   for (const [i, step] of SCRIPT.entries()) {
@@ -29,7 +64,7 @@ async function main(): Promise<void> {
       if (!(error instanceof HookAbortError)) throw error;
     }
   }
-  await provider.shutdown();
+  await telemetry.shutdown();
 
   const count = (outcome: string): number => summary.outcomes.get(outcome) ?? 0;
   const rate = summary.calls === 0 ? 0 : count('aborted') / summary.calls;
@@ -40,6 +75,16 @@ async function main(): Promise<void> {
   }
   console.log(`  abort rate   ${(rate * 100).toFixed(1)}%`);
   console.log(`  hook errors  ${summary.hookErrors} (swallowed; the calls went on)`);
+  console.log(`  logs         ${logFile} (one JSON record per decision and outcome, with trace_id/span_id)`);
+  if (endpoint !== undefined && exportFailure !== undefined) {
+    console.log(`\nThe collector at ${endpoint} could not be reached: nothing was exported. Is it up? (docker compose up -d)`);
+  } else if (endpoint !== undefined) {
+    console.log(`\nTraces, metrics and logs were sent to ${endpoint}.`);
+    if (/^https?:\/\/(localhost|127\.0\.0\.1):4318\/?$/.test(endpoint)) {
+      console.log('  Jaeger:     http://localhost:16686/search?service=toolhooks-demo  (operation "execute_tool shell", tag toolhooks.outcome=aborted)');
+      console.log('  Prometheus: http://localhost:9090/graph?g0.expr=all%3Atoolhooks_abort_ratio%3Arate5m');
+    }
+  }
 }
 
 main().catch((error: unknown) => {

@@ -4,9 +4,10 @@
  */
 import type { ToolHook } from '../src/index.js';
 import { HookAbortError, HookRunner, executeTool } from '../src/index.js';
-import { printTraces } from './support/print-traces.js';
+import { startTelemetry } from '../src/node/index.js';
 
-const stopTracing = printTraces();
+// Prints each trace as a tree; without `console`, startTelemetry exports over OTLP instead.
+const telemetry = await startTelemetry({ console: 'tree' });
 
 /** Asks a (simulated) policy service; it hangs for the second call. */
 let requests = 0;
@@ -39,4 +40,4 @@ for (const cmd of ['ls', 'cat notes.txt', 'sudo reboot']) {
     console.log(`${cmd}: refused (${error.reason})\n`);
   }
 }
-await stopTracing();
+await telemetry.shutdown();

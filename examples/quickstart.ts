@@ -4,9 +4,10 @@
  */
 import type { ToolHook } from '../src/index.js';
 import { HookAbortError, HookRunner, abort, executeTool, redirect } from '../src/index.js';
-import { printTraces } from './support/print-traces.js';
+import { startTelemetry } from '../src/node/index.js';
 
-const stopTracing = printTraces();
+// Prints each trace as a tree; without `console`, startTelemetry exports over OTLP instead.
+const telemetry = await startTelemetry({ console: 'tree' });
 
 const policy: ToolHook = {
   name: 'policy',
@@ -34,4 +35,4 @@ for (const cmd of ['ls', 'curl https://example.com', 'rm -rf /']) {
     console.log(`aborted by ${error.sourceHook}: ${error.reason}\n`);
   }
 }
-await stopTracing();
+await telemetry.shutdown();

@@ -3,9 +3,10 @@
  * the note, and a hook that aborts when the error is not worth retrying. Run: npx tsx examples/retry.ts
  */
 import { HookRunner, abort, runWithRetry } from '../src/index.js';
-import { printTraces } from './support/print-traces.js';
+import { startTelemetry } from '../src/node/index.js';
 
-const stopTracing = printTraces();
+// Prints each trace as a tree; without `console`, startTelemetry exports over OTLP instead.
+const telemetry = await startTelemetry({ console: 'tree' });
 
 const hooks = new HookRunner([
   {
@@ -32,4 +33,4 @@ const exhausted = await runWithRetry(
   { toolName: 'sql_writer', args: {}, hooks, note: 'x', maxAttempts: 2 },
 );
 console.log(`exhausted: ${exhausted}\n`);
-await stopTracing();
+await telemetry.shutdown();

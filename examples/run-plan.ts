@@ -3,9 +3,10 @@
  * Run: npx tsx examples/run-plan.ts
  */
 import { HookRunner, abort, runPlan } from '../src/index.js';
-import { printTraces } from './support/print-traces.js';
+import { startTelemetry } from '../src/node/index.js';
 
-const stopTracing = printTraces();
+// Prints each trace as a tree; without `console`, startTelemetry exports over OTLP instead.
+const telemetry = await startTelemetry({ console: 'tree' });
 
 const hooks = new HookRunner([
   { name: 'change-freeze', tools: (tool) => tool === 'meta:deploy', beforeTool: () => abort('change freeze until Monday') },
@@ -21,4 +22,4 @@ const results = await runPlan(
 );
 for (const r of results) console.log(`${r.name.padEnd(9)} ${r.success ? 'ok    ' : 'FAILED'} ${r.success ? String(r.output) : String(r.error)}`);
 console.log();
-await stopTracing();
+await telemetry.shutdown();

@@ -32,6 +32,17 @@ export interface Abort {
   readonly reason: string;
 }
 
+/**
+ * Decisions made by the constructors below: frozen, validated, data properties only. A frozen object
+ * from elsewhere may still hide getters or lack defaults, so only these skip normalisation.
+ */
+const issued = new WeakSet<object>();
+
+function issue<D extends HookDecision>(decision: D): D {
+  issued.add(decision);
+  return decision;
+}
+
 /** What a hook decides about a tool call. */
 export type HookDecision = Continue | Skip | Redirect | Abort;
 
@@ -46,7 +57,7 @@ export type DecisionKind = HookDecision['kind'];
  * const hook = { beforeTool: () => CONTINUE };
  * ```
  */
-export const CONTINUE: Continue = Object.freeze({ kind: 'continue' });
+export const CONTINUE: Continue = issue(Object.freeze({ kind: 'continue' }));
 
 /**
  * Skip the tool: it never runs and the call returns `stubResult` (default `''`).
@@ -58,7 +69,7 @@ export const CONTINUE: Continue = Object.freeze({ kind: 'continue' });
  */
 export function skip(reason: string, stubResult: unknown = ''): Skip {
   requireString(reason, 'skip(reason)');
-  return Object.freeze({ kind: 'skip', reason, stubResult });
+  return issue(Object.freeze({ kind: 'skip', reason, stubResult }));
 }
 
 /**
@@ -97,7 +108,7 @@ export function redirect(target: {
   };
   if (newArgs !== undefined) decision.newArgs = Object.freeze(copyArgs(newArgs));
   if (newTool !== undefined) decision.newTool = newTool;
-  return Object.freeze(decision);
+  return issue(Object.freeze(decision));
 }
 
 /**
@@ -110,7 +121,7 @@ export function redirect(target: {
  */
 export function abort(reason: string): Abort {
   requireString(reason, 'abort(reason)');
-  return Object.freeze({ kind: 'abort', reason });
+  return issue(Object.freeze({ kind: 'abort', reason }));
 }
 
 /**
@@ -157,11 +168,12 @@ export function describeInvalidDecision(value: unknown): string | undefined {
 }
 
 /**
- * The frozen, normalised form of a well-formed decision (literals get their defaults filled in).
+ * The frozen, normalised form of a well-formed decision (literals get their defaults filled in, and
+ * every field is read once, so a getter cannot answer differently later).
  * @internal
  */
 export function normaliseDecision(value: HookDecision): HookDecision {
-  if (Object.isFrozen(value)) return value;
+  if (issued.has(value)) return value;
   switch (value.kind) {
     case 'continue':
       return CONTINUE;

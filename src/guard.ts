@@ -35,11 +35,19 @@ export function callUser<A, B, C>(
   let value: unknown;
   try {
     value = fn(a, b, c);
-    if (!isThenable(value)) return { ok: true, value };
   } catch (error) {
     return { ok: false, kind: 'threw', error };
   }
-  return settleThenable(value, timeoutMs, onTimeout === undefined ? undefined : () => onTimeout(a, b, c));
+  let thenable: boolean;
+  try {
+    thenable = isThenable(value);
+  } catch {
+    // The hook returned normally; a value whose `then` cannot even be read is not a promise, and the
+    // caller's check of the value reports it (an invalid decision), not the hook as having thrown.
+    thenable = false;
+  }
+  if (!thenable) return { ok: true, value };
+  return settleThenable(value as PromiseLike<unknown>, timeoutMs, onTimeout === undefined ? undefined : () => onTimeout(a, b, c));
 }
 
 /** Calls an observer-style function whose return value is ignored; returns the error it threw, if any. */

@@ -106,7 +106,7 @@ export interface ToolEvent {
   readonly durationMs: number;
   /** `HookAbortError`, the error's class name, or `_OTHER`, for `aborted` and `failed`. */
   readonly errorType?: string;
-  /** The abort reason, for `aborted`. */
+  /** The abort reason, for `aborted`, cut to the capture's `maxLength` like every recorded reason. */
   readonly reason?: string;
   readonly retries: number;
   readonly reexecutions: number;

@@ -33,7 +33,7 @@ import {
   errorMessage,
 } from './guard.js';
 import type { Capture, CaptureOptions } from './telemetry/capture.js';
-import { resolveCapture } from './telemetry/capture.js';
+import { diagSafe, resolveCapture } from './telemetry/capture.js';
 import { endPhaseSpan, recordDecision, recordHookError, recordShadowed, startPhaseSpan } from './telemetry/phase-span.js';
 import { INSTRUMENTATION_NAME } from './telemetry/semconv.js';
 import { VERSION } from './version.js';
@@ -432,8 +432,10 @@ export class HookRunner<S = unknown> {
     let winner = run.winner;
     if (phase === 'after_tool' && winning.kind === 'skip' && winner !== undefined) {
       diag.warn(
-        `toolhooks: hook "${winner.name}" returned Skip in after_tool for tool "${toolName}"; ` +
-          'the tool has already run, so the Skip is ignored and treated as Continue',
+        diagSafe(
+          `toolhooks: hook "${winner.name}" returned Skip in after_tool for tool "${toolName}"; ` +
+            'the tool has already run, so the Skip is ignored and treated as Continue',
+        ),
       );
       winning = CONTINUE;
       winner = undefined;
@@ -488,8 +490,10 @@ export class HookRunner<S = unknown> {
     const message = this.#capture.limit(errorMessage(error));
     const closed = entry.failureMode === 'closed';
     diag.warn(
-      `toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${kind}: ${message}); ` +
-        (closed ? 'failureMode is closed, so the call is aborted' : 'treated as Continue'),
+      diagSafe(
+        `toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${kind}: ${message}); ` +
+          (closed ? 'failureMode is closed, so the call is aborted' : 'treated as Continue'),
+      ),
     );
     if (span !== undefined) recordHookError(span, this.#capture, entry.name, kind, error, entry.failureMode);
     return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
@@ -508,8 +512,10 @@ export class HookRunner<S = unknown> {
       const failure = callObserver(() => onEvent.call(entry.hook, event));
       if (failure === undefined) continue;
       diag.warn(
-        `toolhooks: observer "${entry.name}" threw in onEvent (${event.type} event for tool "${toolName}"): ` +
-          this.#capture.limit(errorMessage(failure.error)),
+        diagSafe(
+          `toolhooks: observer "${entry.name}" threw in onEvent (${event.type} event for tool "${toolName}"): ` +
+            this.#capture.limit(errorMessage(failure.error)),
+        ),
       );
       if (span !== undefined) recordHookError(span, this.#capture, entry.name, 'threw', failure.error, 'open');
     }

@@ -6,6 +6,7 @@ import { callObserver, errorMessage } from '../guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner.js';
 import { runnerInternals } from '../runner.js';
+import { diagSafe } from '../telemetry/capture.js';
 import { executeTool } from './execute-tool.js';
 import { optionalString, requireFunction, requireObject } from './options.js';
 
@@ -79,7 +80,7 @@ export class CompoundTool<S = unknown> {
     if (stateUpdater !== undefined) {
       const failure = callObserver(() => stateUpdater(state, result));
       if (failure !== undefined) {
-        diag.warn(`toolhooks: CompoundTool "${this.name}" stateUpdater threw: ${errorMessage(failure.error)}`);
+        diag.warn(diagSafe(`toolhooks: CompoundTool "${this.name}" stateUpdater threw: ${errorMessage(failure.error)}`));
       }
     }
     return { agentOutput, result };

@@ -9,6 +9,7 @@ import { callSync, errorMessage } from '../guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner, RunOptions } from '../runner.js';
 import { runnerInternals } from '../runner.js';
+import { diagSafe } from '../telemetry/capture.js';
 import { optionalCount, requireArgs, requireFunction, requireObject, requireToolName } from './options.js';
 import { ToolCall } from './tool-call.js';
 
@@ -116,7 +117,7 @@ export async function runWithRetry<S>(
     call.markFailed(lastError);
     const payload = JSON.stringify({ success: false, error: errorMessage(lastError), attempts });
     return finish(payload, attempts, performance.now() - started);
-  }, undefined);
+  });
 }
 
 function runOperation(operation: (note: string) => string | Promise<string>, note: string): string | Promise<string> {
@@ -169,7 +170,9 @@ function enrich(
   const result = callSync(() => enrichNote(note, error));
   if (result.ok && typeof result.value === 'string') return result.value;
   diag.warn(
-    `toolhooks: runWithRetry "${toolName}": enrichNote ${result.ok ? 'did not return a string' : `threw (${errorMessage(result.error)})`}; using the default enrichment`,
+    diagSafe(
+      `toolhooks: runWithRetry "${toolName}": enrichNote ${result.ok ? 'did not return a string' : `threw (${errorMessage(result.error)})`}; using the default enrichment`,
+    ),
   );
   return defaultEnrichNote(note, error);
 }
@@ -178,6 +181,6 @@ function retryable(isRetryable: ((error: unknown) => boolean) | undefined, error
   if (isRetryable === undefined) return true;
   const result = callSync(() => isRetryable(error));
   if (result.ok) return Boolean(result.value);
-  diag.warn(`toolhooks: runWithRetry "${toolName}": isRetryable threw (${errorMessage(result.error)}); not retrying`);
+  diag.warn(diagSafe(`toolhooks: runWithRetry "${toolName}": isRetryable threw (${errorMessage(result.error)}); not retrying`));
   return false;
 }

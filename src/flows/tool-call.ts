@@ -103,8 +103,8 @@ export class ToolCall {
    * the outcome: the body's own on return, `aborted` for a HookAbortError, `failed` for any other error.
    * The outcome is recorded inside the span's context, so observers see the span as active.
    */
-  run<T, A>(body: (arg: A, call: ToolCall) => Promise<T>, arg: A): Promise<T> {
-    return this.within(runAndEnd<T, A>, { body, arg });
+  run<T, A = undefined>(body: (arg: A, call: ToolCall) => Promise<T>, arg?: A): Promise<T> {
+    return this.within(runAndEnd<T, A>, { body, arg: arg as A });
   }
 
   /**
@@ -214,7 +214,7 @@ export class ToolCall {
         reexecutions: this.reexecutions,
       };
       if (errorType !== undefined) event.errorType = errorType;
-      if (error instanceof HookAbortError) event.reason = error.reason;
+      if (error instanceof HookAbortError) event.reason = this.#internals.capture.limit(error.reason);
       if (this.callId !== undefined) event.callId = this.callId;
       if (this.#arguments !== undefined) event.arguments = this.#arguments;
       if (capturedResult !== undefined) event.result = capturedResult;

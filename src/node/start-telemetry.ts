@@ -164,14 +164,16 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
   const config: Partial<NodeSDKConfiguration> = {};
   if (checked.serviceName !== undefined) config.serviceName = checked.serviceName;
 
-  if (consoleMode === false) {
+  if (consoleMode === false && exporterIsNone('OTEL_TRACES_EXPORTER')) {
+    config.spanProcessors = [];
+  } else if (consoleMode === false) {
     config.traceExporter = new ReportingSpanExporter(traceExporter(plans.traces, headers), reporter('span', 'spans'));
   } else {
     config.spanProcessors = [new SimpleSpanProcessor({ exporter: createConsoleSpanExporter(consoleMode) })];
   }
 
   const readers: IMetricReader[] = [];
-  if (!hadMeterProvider && (consoleMode === false || plans.metrics.endpointConfigured)) {
+  if (!hadMeterProvider && !exporterIsNone('OTEL_METRICS_EXPORTER') && (consoleMode === false || plans.metrics.endpointConfigured)) {
     const timing = metricTiming(checked.metricExportIntervalMillis);
     readers.push(
       new PeriodicExportingMetricReader({
@@ -186,7 +188,7 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
   config.metricReaders = readers;
 
   const logProcessors: LogRecordProcessor[] = [];
-  if (!hadLoggerProvider && (consoleMode === false || plans.logs.endpointConfigured)) {
+  if (!hadLoggerProvider && !exporterIsNone('OTEL_LOGS_EXPORTER') && (consoleMode === false || plans.logs.endpointConfigured)) {
     logProcessors.push(
       new BatchLogRecordProcessor({
         exporter: new ReportingLogRecordExporter(logExporter(plans.logs, headers), reporter('log', 'log records')),
@@ -230,6 +232,14 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     reporters.push(created);
     return created;
   }
+}
+
+/**
+ * Whether the standard `OTEL_{TRACES,METRICS,LOGS}_EXPORTER` variable turns that signal's OTLP export
+ * off (`none`), e.g. an app that only serves metrics to Prometheus. Other values are left to OTLP.
+ */
+function exporterIsNone(variable: string): boolean {
+  return (process.env[variable] ?? '').split(',').some((value) => value.trim().toLowerCase() === 'none');
 }
 
 /** Calls `forceFlush()` on an SDK provider; the API's provider types do not declare it. */

@@ -17,6 +17,7 @@ import {
   ATTR_EXCEPTION_MESSAGE,
   ATTR_EXCEPTION_TYPE,
   ATTR_FAILURE_MODE,
+  ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_REDIRECTED,
   ATTR_HOOK_DURATION_MS,
@@ -58,6 +59,7 @@ export class TreeSpanExporter implements SpanExporter {
   readonly #color: boolean;
   readonly #pending = new Map<string, ReadableSpan[]>();
   #stopped = false;
+  #flushScheduled = false;
 
   constructor(options: TreeSpanExporterOptions = {}) {
     this.#write = options.write ?? ((text) => void process.stdout.write(text));
@@ -65,10 +67,6 @@ export class TreeSpanExporter implements SpanExporter {
   }
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
-    if (this.#stopped) {
-      resultCallback({ code: ExportResultCode.FAILED, error: new Error('TreeSpanExporter is shut down') });
-      return;
-    }
     try {
       for (const span of spans) {
         const traceId = span.spanContext().traceId;
@@ -76,6 +74,15 @@ export class TreeSpanExporter implements SpanExporter {
         list.push(span);
         this.#pending.set(traceId, list);
         if (span.parentSpanContext === undefined) this.#print(traceId);
+      }
+      // Span processors may still export after shutdown began (e.g. once async resource attributes
+      // settle); nothing would flush those later, so they are printed together on the next turn.
+      if (this.#stopped && this.#pending.size > 0 && !this.#flushScheduled) {
+        this.#flushScheduled = true;
+        setImmediate(() => {
+          this.#flushScheduled = false;
+          void this.forceFlush();
+        });
       }
       resultCallback({ code: ExportResultCode.SUCCESS });
     } catch (error) {
@@ -129,6 +136,7 @@ export class TreeSpanExporter implements SpanExporter {
     const a = span.attributes;
     const duration = `${(toMs(span.endTime) - toMs(span.startTime)).toFixed(1)} ms`;
     const parts = [this.#bold(span.name), this.#dim(duration)];
+    if (a[ATTR_GEN_AI_TOOL_CALL_ID] !== undefined) parts.push(this.#dim(`id=${String(a[ATTR_GEN_AI_TOOL_CALL_ID])}`));
     if (a[ATTR_OUTCOME] !== undefined) parts.push(this.#outcome(String(a[ATTR_OUTCOME])));
     const effective = a[ATTR_TOOL_EFFECTIVE_NAME];
     if (effective !== undefined && effective !== a[ATTR_GEN_AI_TOOL_NAME]) parts.push(`→ ${String(effective)}`);
@@ -141,12 +149,12 @@ export class TreeSpanExporter implements SpanExporter {
       parts.push(`decision=${String(a[ATTR_DECISION])}${hook}`);
     }
     if (span.name === SPAN_EXECUTE && a[ATTR_ATTEMPT] !== undefined) parts.push(`attempt=${String(a[ATTR_ATTEMPT])}`);
-    if (span.status.code === 2 && span.status.message) parts.push(this.#red(`"${span.status.message}"`));
+    if (span.status.code === 2 && span.status.message) parts.push(this.#red(`"${oneLine(span.status.message)}"`));
     return parts.join('  ');
   }
 
   #event(name: string, a: Record<string, unknown>): string | undefined {
-    const reason = a[ATTR_DECISION_REASON] === undefined ? '' : ` "${String(a[ATTR_DECISION_REASON])}"`;
+    const reason = a[ATTR_DECISION_REASON] === undefined ? '' : ` "${oneLine(String(a[ATTR_DECISION_REASON]))}"`;
     if (name === EVENT_HOOK_DECISION) {
       const target = [
         a[ATTR_REDIRECT_NEW_TOOL] === undefined ? '' : ` → ${String(a[ATTR_REDIRECT_NEW_TOOL])}`,
@@ -160,7 +168,7 @@ export class TreeSpanExporter implements SpanExporter {
     }
     if (name === EVENT_HOOK_ERROR) {
       return this.#yellow(
-        `! ${String(a[ATTR_HOOK_NAME])}: ${String(a[ATTR_HOOK_ERROR_KIND])} ${String(a[ATTR_EXCEPTION_TYPE])}: ${String(a[ATTR_EXCEPTION_MESSAGE])} [fail-${String(a[ATTR_FAILURE_MODE])}]`,
+        `! ${String(a[ATTR_HOOK_NAME])}: ${String(a[ATTR_HOOK_ERROR_KIND])} ${String(a[ATTR_EXCEPTION_TYPE])}: ${oneLine(String(a[ATTR_EXCEPTION_MESSAGE]))} [fail-${String(a[ATTR_FAILURE_MODE])}]`,
       );
     }
     return `· ${name}`;
@@ -181,6 +189,12 @@ export class TreeSpanExporter implements SpanExporter {
   #red = (t: string): string => this.#paint('31', t);
   #green = (t: string): string => this.#paint('32', t);
   #yellow = (t: string): string => this.#paint('33', t);
+}
+
+/** A message fit for one line of the tree: whitespace runs (newlines included) folded, at most 200 characters. */
+function oneLine(text: string): string {
+  const folded = text.replace(/\s+/g, ' ').trim();
+  return folded.length > 200 ? `${folded.slice(0, 200)}…` : folded;
 }
 
 function toMs(time: HrTime): number {

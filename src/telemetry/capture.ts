@@ -47,6 +47,27 @@ export interface CaptureOptions {
   readonly redactKeys?: readonly (string | RegExp)[];
 }
 
+/** Longest diag line: diag messages quote tool names and error messages, and go to plain-text loggers. */
+const MAX_DIAG_LENGTH = 16_384;
+
+/**
+ * A diag message made safe for a plain-text log: control characters (C0, DEL, C1) and U+2028/U+2029,
+ * which could end the line and start a forged one or drive a terminal, are written as `\uXXXX`, and the
+ * line is cut to 16 KiB with the usual marker. Span attributes and log records keep the exact text:
+ * they are structured, and their exporters encode it.
+ *
+ * @example
+ * ```ts
+ * diag.warn(diagSafe(`toolhooks: hook "${name}" failed: ${message}`));
+ * ```
+ * @internal
+ */
+export function diagSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return cut(escaped, MAX_DIAG_LENGTH);
+}
+
 /**
  * A resolved, validated capture configuration: what the runner and flows record, and the functions
  * that make values safe to record. Internal; built once per runner by {@link resolveCapture}.

@@ -145,18 +145,31 @@ export function recordHookError(
 
 /** `exception.*` attributes for anything thrown: an Error's class, message and stack, else typeof and String(). */
 export function exceptionAttributes(error: unknown, capture: Capture): Attributes {
-  if (error instanceof Error) {
-    const attributes: Attributes = {
-      [ATTR_EXCEPTION_TYPE]: error.constructor?.name || error.name || 'Error',
-      [ATTR_EXCEPTION_MESSAGE]: capture.limit(errorMessage(error)),
-    };
-    if (typeof error.stack === 'string') attributes[ATTR_EXCEPTION_STACKTRACE] = capture.limit(error.stack);
-    return attributes;
+  try {
+    if (error instanceof Error) {
+      const attributes: Attributes = {
+        [ATTR_EXCEPTION_TYPE]: error.constructor?.name || error.name || 'Error',
+        [ATTR_EXCEPTION_MESSAGE]: capture.limit(errorMessage(error)),
+      };
+      const stack = readStack(error);
+      if (stack !== undefined) attributes[ATTR_EXCEPTION_STACKTRACE] = capture.limit(stack);
+      return attributes;
+    }
+  } catch {
+    // a thrown Proxy or an Error with hostile getters: the failure is still recorded, with what is safe to read
   }
   return {
     [ATTR_EXCEPTION_TYPE]: error === null ? 'null' : typeof error,
     [ATTR_EXCEPTION_MESSAGE]: capture.limit(errorMessage(error)),
   };
+}
+
+function readStack(error: Error): string | undefined {
+  try {
+    return typeof error.stack === 'string' ? error.stack : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sets the phase's summary attributes and ends its span. */

@@ -237,16 +237,27 @@ describe('startTelemetry: console and Prometheus', () => {
   it('prints spans instead of exporting them, and exports nothing else without an endpoint', async () => {
     const printed: unknown[] = [];
     vi.spyOn(console, 'dir').mockImplementation((item: unknown) => void printed.push(item));
-    for (const mode of [true, 'tree'] as const) {
-      printed.length = 0;
-      handle = await startTelemetry({ console: mode });
-      recordToolCall();
-      await handle.forceFlush();
-      expect(printed).toEqual([expect.objectContaining({ name: 'execute_tool shell' })]);
-      // No meter provider: nothing would read the metrics.
-      expect(metrics.getMeterProvider().getMeter('x').createCounter('c').constructor.name).toMatch(/Noop/);
-      await handle.shutdown();
-    }
+    handle = await startTelemetry({ console: true });
+    recordToolCall();
+    await handle.forceFlush();
+    expect(printed).toEqual([expect.objectContaining({ name: 'execute_tool shell' })]);
+    // No meter provider: nothing would read the metrics.
+    expect(metrics.getMeterProvider().getMeter('x').createCounter('c').constructor.name).toMatch(/Noop/);
+    await handle.shutdown();
+  });
+
+  it("prints each trace as a tree with console: 'tree'", async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    handle = await startTelemetry({ console: 'tree' });
+    recordToolCall();
+    await handle.forceFlush();
+    await handle.shutdown();
+    vi.mocked(process.stdout.write).mockRestore();
+    expect(written.join('')).toMatch(/^execute_tool shell {2}\d+\.\d ms$/m);
   });
 
   it('still exports metrics and logs in console mode when an endpoint is configured', async () => {

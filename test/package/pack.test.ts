@@ -48,6 +48,17 @@ describe('the packed package', () => {
     expect(JSON.parse(out)).toEqual({ result: 'stub', version: '0.1.0' });
   });
 
+  it('loads toolhooks/hooks and toolhooks/node with import and with require', () => {
+    const check = `
+      const ok = [typeof hooks.MetricsHook, typeof hooks.LoggingHook, typeof node.startTelemetry, typeof node.TreeSpanExporter];
+      console.log(JSON.stringify(ok));
+    `;
+    const esm = run('node', ['--input-type=module', '-e', `import * as hooks from 'toolhooks/hooks'; import * as node from 'toolhooks/node';\n${check}`], app);
+    const cjs = run('node', ['-e', `const hooks = require('toolhooks/hooks'); const node = require('toolhooks/node');\n${check}`], app);
+    expect(JSON.parse(esm)).toEqual(['function', 'function', 'function', 'function']);
+    expect(JSON.parse(cjs)).toEqual(['function', 'function', 'function', 'function']);
+  });
+
   it('passes publint', () => {
     const out = run(join(root, 'node_modules/.bin/publint'), ['--pack', 'false', '--strict'], root);
     expect(out).toContain('All good');

@@ -1,0 +1,46 @@
+/**
+ * McpToolError: an MCP tool result with `isError: true`, raised as an error so that onError hooks
+ * see it like any other tool failure.
+ */
+
+/**
+ * The error onError hooks receive when an MCP tool returns a result with `isError: true` (the MCP
+ * way of reporting a tool failure without a protocol error). Its message is the result's text
+ * content; `result` is the result itself. When no hook recovers the call, `callTool` still returns
+ * that result — MCP callers expect results, not rejections, for tool failures — and the call is
+ * recorded as `failed` with `error.type` `McpToolError`.
+ *
+ * @example
+ * ```ts
+ * const retryReadOnly: ToolHook = {
+ *   tools: /^mcp__fs__/,
+ *   onError: (tool, args, error) =>
+ *     error instanceof McpToolError && /read-only/.test(error.message) ? redirect({ newArgs: { path: `/tmp/${String(args.path)}` } }) : undefined,
+ * };
+ * ```
+ */
+export class McpToolError extends Error {
+  /** The server's name for the tool that failed (without the `mcp__<server>__` prefix). */
+  readonly toolName: string;
+  /** The `isError` result as the server sent it. */
+  readonly result: Readonly<Record<string, unknown>>;
+
+  constructor(toolName: string, result: Readonly<Record<string, unknown>>) {
+    super(messageOf(toolName, result));
+    this.name = 'McpToolError';
+    this.toolName = toolName;
+    this.result = result;
+  }
+}
+
+function messageOf(toolName: string, result: Readonly<Record<string, unknown>>): string {
+  const content = result.content;
+  const texts = Array.isArray(content)
+    ? content
+        .filter((item): item is { type: 'text'; text: string } =>
+          item !== null && typeof item === 'object' && (item as { type?: unknown }).type === 'text' && typeof (item as { text?: unknown }).text === 'string',
+        )
+        .map((item) => item.text)
+    : [];
+  return texts.length > 0 ? texts.join('\n') : `MCP tool "${toolName}" returned an error result`;
+}

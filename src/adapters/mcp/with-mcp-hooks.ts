@@ -1,0 +1,278 @@
+/**
+ * withMcpHooks: an MCP client whose `callTool` runs through executeTool, so hook decisions take
+ * effect on MCP tool calls and every call gets its `execute_tool mcp__<server>__<tool>` span.
+ */
+import { isPlainObject, typeName } from '../../decisions.js';
+import type { ToolArgs } from '../../hook.js';
+import type { HookRunner } from '../../runner.js';
+import type { Executor } from '../../flows/execute-tool.js';
+import { executeTool } from '../../flows/execute-tool.js';
+import type { CallLimits } from '../shared.js';
+import { readLimits, requireRunner, toText } from '../shared.js';
+import { McpToolError } from './tool-error.js';
+
+/**
+ * The `params` of an MCP `tools/call` request, as far as the adapter reads them; other fields
+ * (`_meta`, `task`) are sent on unchanged.
+ *
+ * @example
+ * ```ts
+ * const params: McpCallToolParams = { name: 'read_file', arguments: { path: 'README.md' } };
+ * ```
+ */
+export interface McpCallToolParams {
+  /** The server's name for the tool. */
+  name: string;
+  /** The tool's arguments. */
+  arguments?: Record<string, unknown> | undefined;
+}
+
+/**
+ * What withMcpHooks needs of a client: the `callTool` of `@modelcontextprotocol/sdk`'s `Client`
+ * (`callTool(params, resultSchema?, options?)`), and optionally its `listTools`.
+ *
+ * @example
+ * ```ts
+ * // any object with this shape can be wrapped, e.g. a client of another MCP library
+ * const client: McpClientLike = { callTool: async (params) => ({ content: [{ type: 'text', text: params.name }] }) };
+ * ```
+ */
+export interface McpClientLike {
+  callTool(params: McpCallToolParams, ...rest: never[]): Promise<unknown>;
+}
+
+/**
+ * Options of {@link withMcpHooks}.
+ *
+ * @example
+ * ```ts
+ * const fs = withMcpHooks(client, runner, { server: 'fs', state: session, tools: ['read_file', 'write_file'] });
+ * ```
+ */
+export interface WithMcpHooksOptions<S = unknown> {
+  /**
+   * The server's name in tool names: hooks see `mcp__<server>__<tool>`, so a `tools` matcher such
+   * as `/^mcp__fs__/` selects this server. Letters, digits, `-` and single `_`.
+   */
+  server: string;
+  /** Agent state passed to every hook. */
+  state?: S;
+  /**
+   * Server tool names a Redirect's `newTool` may name, besides those the wrapped client has seen
+   * in `listTools` results.
+   */
+  tools?: readonly string[];
+  /** How many times an on_error Redirect may retry a tool. Default 1. */
+  maxRetries?: number;
+  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
+  maxReexecutions?: number;
+}
+
+type AnyFunction = (...args: unknown[]) => unknown;
+
+const SERVER_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
+
+/**
+ * Wraps an MCP client (`Client` from `@modelcontextprotocol/sdk`) so that `callTool` runs through
+ * {@link executeTool} with tool name `mcp__<server>__<tool>` and args `params.arguments ?? {}`:
+ * - before_tool Skip: no request is sent; the stub is the call's result — returned as it is when it
+ *   is already a CallToolResult (an object with a `content` array), else as
+ *   `{ content: [{ type: 'text', text }] }` with the stub's text (JSON for non-strings) and, for a
+ *   plain-object stub, `structuredContent` = the stub;
+ * - Redirect: `newArgs` are merged into the arguments sent; `newTool` calls another tool of the same
+ *   server, named `mcp__<server>__<other>` or just `<other>` (a tool of another server is refused as
+ *   an invalid redirect target, and the original call proceeds);
+ * - a result with `isError: true` is a tool failure: onError hooks get a {@link McpToolError}
+ *   (Skip returns its stub, Redirect retries, Abort rejects); when they let it stand, `callTool`
+ *   returns that result as MCP callers expect, and the call is recorded as `failed`;
+ * - a thrown error (protocol error, timeout, cancellation) reaches onError too, and is rethrown
+ *   when no hook recovers it;
+ * - Abort rejects `callTool` with {@link HookAbortError}.
+ *
+ * Every other property and method of the client passes through, bound to the client itself, and
+ * `params._meta`, the result schema and the request options (`signal`, `onprogress`, `timeout`)
+ * reach the client unchanged; the options' `signal` is also the hooks' `ctx.signal`.
+ *
+ * @example
+ * ```ts
+ * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import { HookRunner, abort } from 'toolhooks';
+ * import { withMcpHooks } from 'toolhooks/mcp';
+ *
+ * const runner = new HookRunner([{ name: 'no-writes', tools: /^mcp__fs__write/, beforeTool: () => abort('read-only session') }]);
+ * const fs = withMcpHooks(client, runner, { server: 'fs' });
+ * const result = await fs.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
+ * ```
+ */
+export function withMcpHooks<C extends McpClientLike, S = unknown>(
+  client: C,
+  runner: HookRunner<S>,
+  options: WithMcpHooksOptions<S>,
+): C {
+  const where = 'withMcpHooks';
+  if (client === null || (typeof client !== 'object' && typeof client !== 'function') || typeof client.callTool !== 'function') {
+    throw new TypeError(
+      `${where}: client must be an MCP Client (an object with a callTool method), got ${
+        client === null || typeof client !== 'object' ? typeName(client) : 'an object without callTool'
+      }`,
+    );
+  }
+  requireRunner(runner, where);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${where}: options must be an object with the server's name ({ server: 'fs' }), got ${typeName(options)}`);
+  }
+  const server: unknown = options.server;
+  if (typeof server !== 'string' || !SERVER_NAME.test(server)) {
+    throw new TypeError(
+      `${where}: options.server must be the server's name in mcp__<server>__<tool> (letters, digits, '-' and single '_'), got ${
+        typeof server === 'string' ? JSON.stringify(server) : typeName(server)
+      }`,
+    );
+  }
+  const known = new Set<string>();
+  if (options.tools !== undefined) {
+    if (!Array.isArray(options.tools) || !options.tools.every((name) => typeof name === 'string' && name.length > 0)) {
+      throw new TypeError(`${where}: options.tools must be an array of tool names`);
+    }
+    for (const name of options.tools) known.add(name);
+  }
+  const context: CallContext<S> = {
+    client,
+    runner,
+    server,
+    prefix: `mcp__${server}__`,
+    known,
+    hasState: 'state' in options,
+    state: options.state,
+    limits: readLimits(options, where),
+  };
+
+  const callTool = (params: unknown, ...rest: unknown[]): Promise<unknown> => hookedCallTool(context, params, rest);
+  const listTools = async (...args: unknown[]): Promise<unknown> => {
+    const result = await (Reflect.get(client, 'listTools', client) as AnyFunction).apply(client, args);
+    learnToolNames(known, result);
+    return result;
+  };
+  const bound = new WeakMap<AnyFunction, AnyFunction>();
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'callTool') return callTool;
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === 'listTools' && typeof value === 'function') return listTools;
+      // Methods run on the client itself (its private state stays reachable); own properties and
+      // the constructor are returned as they are so that identities hold.
+      if (typeof value !== 'function' || property === 'constructor' || Object.prototype.hasOwnProperty.call(target, property)) {
+        return value;
+      }
+      let method = bound.get(value as AnyFunction);
+      if (method === undefined) {
+        method = (value as AnyFunction).bind(target);
+        bound.set(value as AnyFunction, method);
+      }
+      return method;
+    },
+    set(target, property, value) {
+      return Reflect.set(target, property, value, target);
+    },
+  });
+}
+
+interface CallContext<S> {
+  readonly client: McpClientLike;
+  readonly runner: HookRunner<S>;
+  readonly server: string;
+  readonly prefix: string;
+  readonly known: Set<string>;
+  readonly hasState: boolean;
+  readonly state: S | undefined;
+  readonly limits: CallLimits;
+}
+
+async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest: unknown[]): Promise<unknown> {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    throw new TypeError(`callTool: params must be an object ({ name, arguments }), got ${typeName(params)}`);
+  }
+  const { name, arguments: given } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new TypeError(`callTool: params.name must be a non-empty string, got ${typeName(name)}`);
+  }
+  if (given !== undefined && given !== null && !isPlainObject(given)) {
+    throw new TypeError(`callTool: params.arguments must be an object of arguments, got ${typeName(given)}`);
+  }
+  const args: ToolArgs = given ?? {};
+  const requestOptions = rest[1];
+  const signal =
+    requestOptions !== null && typeof requestOptions === 'object' && (requestOptions as { signal?: unknown }).signal instanceof AbortSignal
+      ? (requestOptions as { signal: AbortSignal }).signal
+      : undefined;
+
+  // What the server sent, told apart from hooks' stubs, which need shaping into a CallToolResult.
+  const serverResults = new WeakSet<object>();
+  const serverErrors = new WeakSet<McpToolError>();
+  const executorFor =
+    (toolName: string): Executor =>
+    async (callArgs) => {
+      const request: Record<string, unknown> = { ...(params as Record<string, unknown>), name: toolName };
+      if (given === undefined && Object.keys(callArgs).length === 0) delete request.arguments;
+      else request.arguments = callArgs;
+      const callTool = Reflect.get(context.client, 'callTool', context.client) as AnyFunction;
+      const result = await callTool.call(context.client, request, ...rest);
+      if (result !== null && typeof result === 'object') {
+        if ((result as { isError?: unknown }).isError === true) {
+          const error = new McpToolError(toolName, result as Record<string, unknown>);
+          serverErrors.add(error);
+          throw error;
+        }
+        serverResults.add(result);
+      }
+      return result;
+    };
+
+  const tools: Record<string, Executor> = {};
+  for (const other of context.known) {
+    if (other === name) continue;
+    const executor = executorFor(other);
+    setTool(tools, other, executor);
+    setTool(tools, context.prefix + other, executor);
+  }
+  setTool(tools, name, executorFor(name)); // a plain-name Redirect to the tool itself
+  try {
+    const value = await executeTool<S>({
+      hooks: context.runner,
+      toolName: context.prefix + name,
+      args,
+      ...(context.hasState ? { state: context.state as S } : {}),
+      execute: executorFor(name),
+      tools,
+      ...(signal === undefined ? {} : { signal }),
+      ...context.limits,
+    });
+    return value !== null && typeof value === 'object' && serverResults.has(value) ? value : toCallToolResult(value);
+  } catch (error) {
+    // onError let an isError result stand: MCP reports tool failures as results, so return it.
+    if (error instanceof McpToolError && serverErrors.has(error)) return error.result;
+    throw error;
+  }
+}
+
+/** Adds a tool by name; a server tool called `__proto__` stays an ordinary key. */
+function setTool(tools: Record<string, Executor>, name: string, executor: Executor): void {
+  Object.defineProperty(tools, name, { value: executor, enumerable: true, writable: true, configurable: true });
+}
+
+/** A hook's stub as an MCP CallToolResult. */
+function toCallToolResult(stub: unknown): unknown {
+  if (stub !== null && typeof stub === 'object' && Array.isArray((stub as { content?: unknown }).content)) return stub;
+  const result: Record<string, unknown> = { content: [{ type: 'text', text: toText(stub) }] };
+  if (isPlainObject(stub)) result.structuredContent = stub;
+  return result;
+}
+
+function learnToolNames(known: Set<string>, result: unknown): void {
+  const tools = result !== null && typeof result === 'object' ? (result as { tools?: unknown }).tools : undefined;
+  if (!Array.isArray(tools)) return;
+  for (const tool of tools) {
+    const name = tool !== null && typeof tool === 'object' ? (tool as { name?: unknown }).name : undefined;
+    if (typeof name === 'string' && name.length > 0) known.add(name);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * What both framework adapters need: argument checks that name the parameter, and the optional
+ * executeTool settings they forward.
+ * @internal
+ */
+import { typeName } from '../decisions.js';
+import { runnerInternals } from '../runner.js';
+import type { RunnerInternals } from '../runner.js';
+import { optionalCount } from '../flows/options.js';
+
+/** The runner's internals; a TypeError naming `runner` for anything that is not a HookRunner. */
+export function requireRunner(runner: unknown, where: string): RunnerInternals {
+  try {
+    return runnerInternals(runner, where);
+  } catch {
+    throw new TypeError(
+      `${where}: runner must be a HookRunner (new HookRunner([...hooks]) from 'toolhooks'), got ${typeName(runner)}`,
+    );
+  }
+}
+
+/** The executeTool limits an adapter forwards, checked once when the adapter is built. */
+export interface CallLimits {
+  readonly maxRetries?: number;
+  readonly maxReexecutions?: number;
+}
+
+export function readLimits(options: { maxRetries?: unknown; maxReexecutions?: unknown }, where: string): CallLimits {
+  const limits: { maxRetries?: number; maxReexecutions?: number } = {};
+  if (options.maxRetries !== undefined) limits.maxRetries = optionalCount(options.maxRetries, 1, `${where}: options.maxRetries`);
+  if (options.maxReexecutions !== undefined) {
+    limits.maxReexecutions = optionalCount(options.maxReexecutions, 1, `${where}: options.maxReexecutions`);
+  }
+  return limits;
+}
+
+/** Checks an optional options object. */
+export function requireOptionsObject(value: unknown, where: string): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new TypeError(`${where}: options must be an object, got ${typeName(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/** JSON text of a value for a model or a protocol message; never throws. */
+export function toText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    try {
+      return String(value);
+    } catch {
+      return '';
+    }
+  }
+}
