@@ -94,6 +94,27 @@ export function metricTiming(intervalOption: number | undefined): { intervalMill
   return { intervalMillis, timeoutMillis: Math.min(timeout, intervalMillis) };
 }
 
+/** The OTLP exporters' own default export timeout (retries included), per the OTLP exporter spec. */
+const DEFAULT_OTLP_TIMEOUT_MS = 10_000;
+
+/**
+ * The timeout to give the OTLP metric exporter so that it gives up (and reports the drop) before the
+ * periodic reader does: the reader's timeout is capped at the export interval, so with an interval below
+ * the exporter's timeout (10 s by default) a hanging or retrying export would outlive the reader, which
+ * then logs a `diag.error` every interval and starts a new export next to the one still pending.
+ * Undefined when the exporter's own setting (`OTEL_EXPORTER_OTLP_METRICS_TIMEOUT`, else
+ * `OTEL_EXPORTER_OTLP_TIMEOUT`, else 10 s) already fits.
+ */
+export function metricExporterTimeout(readerTimeoutMillis: number): number | undefined {
+  const own =
+    positive(getNumberFromEnv('OTEL_EXPORTER_OTLP_METRICS_TIMEOUT')) ??
+    positive(getNumberFromEnv('OTEL_EXPORTER_OTLP_TIMEOUT')) ??
+    DEFAULT_OTLP_TIMEOUT_MS;
+  // The reader's clock starts before the exporter's (collection and serialisation come first): keep a margin.
+  const fitting = Math.max(1, Math.floor(readerTimeoutMillis * 0.9));
+  return own > fitting ? fitting : undefined;
+}
+
 /** Batch log processor settings from OTEL_BLRP_*, which the 0.223 processor does not read itself. */
 export function batchLogSettings(): {
   maxQueueSize?: number;

@@ -21,7 +21,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
 import { SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
-import { batchLogSettings, checkProtocol, invalid, isHttpUrl, metricTiming, planSignal } from './config.js';
+import { batchLogSettings, checkProtocol, invalid, isHttpUrl, metricExporterTimeout, metricTiming, planSignal } from './config.js';
 import type { OtlpProtocol, SignalPlan } from './config.js';
 import { createConsoleSpanExporter } from './console-exporter.js';
 import { DropReporter, ReportingLogRecordExporter, ReportingMetricExporter, ReportingSpanExporter } from './drop-reporting.js';
@@ -175,7 +175,10 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     const timing = metricTiming(checked.metricExportIntervalMillis);
     readers.push(
       new PeriodicExportingMetricReader({
-        exporter: new ReportingMetricExporter(metricExporter(plans.metrics, headers), reporter('metric', 'data points')),
+        exporter: new ReportingMetricExporter(
+          metricExporter(plans.metrics, headers, metricExporterTimeout(timing.timeoutMillis)),
+          reporter('metric', 'data points'),
+        ),
         exportIntervalMillis: timing.intervalMillis,
         exportTimeoutMillis: timing.timeoutMillis,
       }),
@@ -334,10 +337,17 @@ function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   return checked;
 }
 
-function exporterConfig(plan: SignalPlan, headers: Record<string, string> | undefined): { url?: string; headers?: Record<string, string> } {
-  const config: { url?: string; headers?: Record<string, string> } = {};
+interface ExporterConfig {
+  url?: string;
+  headers?: Record<string, string>;
+  timeoutMillis?: number;
+}
+
+function exporterConfig(plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis?: number): ExporterConfig {
+  const config: ExporterConfig = {};
   if (plan.url !== undefined) config.url = plan.url;
   if (headers !== undefined) config.headers = headers;
+  if (timeoutMillis !== undefined) config.timeoutMillis = timeoutMillis;
   return config;
 }
 
@@ -346,8 +356,8 @@ function traceExporter(plan: SignalPlan, headers: Record<string, string> | undef
   return plan.protocol === 'http/json' ? new OTLPTraceExporterJson(config) : new OTLPTraceExporterProto(config);
 }
 
-function metricExporter(plan: SignalPlan, headers: Record<string, string> | undefined): PushMetricExporter {
-  const config = exporterConfig(plan, headers);
+function metricExporter(plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis: number | undefined): PushMetricExporter {
+  const config = exporterConfig(plan, headers, timeoutMillis);
   return plan.protocol === 'http/json' ? new OTLPMetricExporterJson(config) : new OTLPMetricExporterProto(config);
 }
 

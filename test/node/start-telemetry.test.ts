@@ -355,6 +355,31 @@ describe('startTelemetry: a collector that fails', () => {
     expect(receiver.spans().map((s) => s.spanId)).toEqual([kept.spanId]);
   });
 
+  it('reports a hanging collector once even when metrics are pushed more often than the OTLP timeout', async () => {
+    const diagSpy = spyDiag();
+    receiver = await OtlpReceiver.start();
+    receiver.respond('hang');
+    vi.stubEnv('OTEL_METRIC_EXPORT_INTERVAL', '200'); // the OTLP export timeout stays at its 10 s default
+    handle = await startTelemetry({ endpoint: receiver.url });
+    const hook = new MetricsHook();
+    hook.onEvent(toolEvent());
+    await receiver.waitFor((r) => r.counts().bySignal.metrics >= 1);
+    await vi.waitFor(() => expect(diagSpy.messages('warn').some((m) => m.includes('metric export failed'))).toBe(true), {
+      timeout: 3_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 600)); // three more intervals into the outage
+    // The exports give up within the reader's interval, so the reader never times out on its own
+    // (which would be a diag.error per interval) and exports do not pile up on the hanging collector.
+    expect(diagSpy.messages('error')).toEqual([]);
+    expect(diagSpy.messages('warn').filter((m) => m.includes('metric export failed'))).toHaveLength(1);
+    expect(receiver.hangingRequests).toBeLessThanOrEqual(1);
+
+    receiver.respond('ok');
+    hook.onEvent(toolEvent());
+    await receiver.waitFor((r) => r.latestMetric('toolhooks.tool.calls')?.dataPoints[0]?.value === 2, 3_000);
+    await vi.waitFor(() => expect(diagSpy.messages('info').some((m) => m.includes('metric export recovered'))).toBe(true));
+  });
+
   it('starts while the collector is down, and what is recorded once it is up arrives', async () => {
     const diagSpy = spyDiag();
     vi.stubEnv('OTEL_EXPORTER_OTLP_TIMEOUT', '500'); // bounds the exporter's retries on a refused connection
