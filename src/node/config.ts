@@ -115,18 +115,36 @@ export function metricExporterTimeout(readerTimeoutMillis: number): number | und
   return own > fitting ? fitting : undefined;
 }
 
-/** Batch log processor settings from OTEL_BLRP_*, which the 0.223 processor does not read itself. */
-export function batchLogSettings(): {
+/** Settings of a batch span or log record processor; absent ones take the SDK defaults. */
+export interface BatchSettings {
   maxQueueSize?: number;
   maxExportBatchSize?: number;
   scheduledDelayMillis?: number;
   exportTimeoutMillis?: number;
-} {
-  const settings: { maxQueueSize?: number; maxExportBatchSize?: number; scheduledDelayMillis?: number; exportTimeoutMillis?: number } = {};
-  const maxQueueSize = positive(getNumberFromEnv('OTEL_BLRP_MAX_QUEUE_SIZE'));
-  const maxExportBatchSize = positive(getNumberFromEnv('OTEL_BLRP_MAX_EXPORT_BATCH_SIZE'));
-  const scheduledDelayMillis = positive(getNumberFromEnv('OTEL_BLRP_SCHEDULE_DELAY'));
-  const exportTimeoutMillis = positive(getNumberFromEnv('OTEL_BLRP_EXPORT_TIMEOUT'));
+}
+
+/** The SDK's default queue size of both batch processors. */
+export const DEFAULT_MAX_QUEUE_SIZE = 2048;
+
+/** Batch log processor settings from OTEL_BLRP_*, which the 0.223 processor does not read itself. */
+export function batchLogSettings(): BatchSettings {
+  return batchSettings('OTEL_BLRP');
+}
+
+/**
+ * Batch span processor settings from OTEL_BSP_*, read the way NodeSDK reads them for the processor it
+ * would build (startTelemetry builds its own, to bound and count its queue).
+ */
+export function batchSpanSettings(): BatchSettings {
+  return batchSettings('OTEL_BSP');
+}
+
+function batchSettings(prefix: 'OTEL_BLRP' | 'OTEL_BSP'): BatchSettings {
+  const settings: BatchSettings = {};
+  const maxQueueSize = positive(getNumberFromEnv(`${prefix}_MAX_QUEUE_SIZE`));
+  const maxExportBatchSize = positive(getNumberFromEnv(`${prefix}_MAX_EXPORT_BATCH_SIZE`));
+  const scheduledDelayMillis = positive(getNumberFromEnv(`${prefix}_SCHEDULE_DELAY`));
+  const exportTimeoutMillis = positive(getNumberFromEnv(`${prefix}_EXPORT_TIMEOUT`));
   if (maxQueueSize !== undefined) settings.maxQueueSize = maxQueueSize;
   if (maxExportBatchSize !== undefined) settings.maxExportBatchSize = maxExportBatchSize;
   if (scheduledDelayMillis !== undefined) settings.scheduledDelayMillis = scheduledDelayMillis;

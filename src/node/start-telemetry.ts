@@ -19,12 +19,30 @@ import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IMetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
-import { SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
-import { batchLogSettings, checkProtocol, invalid, isHttpUrl, metricExporterTimeout, metricTiming, planSignal } from './config.js';
+import {
+  batchLogSettings,
+  batchSpanSettings,
+  checkProtocol,
+  DEFAULT_MAX_QUEUE_SIZE,
+  invalid,
+  isHttpUrl,
+  metricExporterTimeout,
+  metricTiming,
+  planSignal,
+} from './config.js';
 import type { OtlpProtocol, SignalPlan } from './config.js';
 import { createConsoleSpanExporter } from './console-exporter.js';
-import { DropReporter, ReportingLogRecordExporter, ReportingMetricExporter, ReportingSpanExporter } from './drop-reporting.js';
+import {
+  DropReporter,
+  GatedLogRecordProcessor,
+  GatedSpanProcessor,
+  QueueGate,
+  ReportingLogRecordExporter,
+  ReportingMetricExporter,
+  ReportingSpanExporter,
+} from './drop-reporting.js';
 
 /**
  * Options of {@link startTelemetry}. Every one is optional; the standard `OTEL_*` variables fill the gaps.
@@ -165,7 +183,12 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
   if (checked.serviceName !== undefined) config.serviceName = checked.serviceName;
 
   if (consoleMode === false) {
-    config.traceExporter = new ReportingSpanExporter(traceExporter(plans.traces, headers), reporter('span', 'spans'));
+    // Built here rather than by NodeSDK (from `traceExporter`) so that its queue limit is counted too.
+    const settings = batchSpanSettings();
+    const spans = reporter('span', 'spans');
+    const gate = new QueueGate(settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE, spans);
+    const exporter = new ReportingSpanExporter(traceExporter(plans.traces, headers), spans, gate);
+    config.spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor({ exporter, ...settings }), gate)];
   } else {
     config.spanProcessors = [new SimpleSpanProcessor({ exporter: createConsoleSpanExporter(consoleMode) })];
   }
@@ -190,12 +213,11 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
 
   const logProcessors: LogRecordProcessor[] = [];
   if (!hadLoggerProvider && (consoleMode === false || plans.logs.endpointConfigured)) {
-    logProcessors.push(
-      new BatchLogRecordProcessor({
-        exporter: new ReportingLogRecordExporter(logExporter(plans.logs, headers), reporter('log', 'log records')),
-        ...batchLogSettings(),
-      }),
-    );
+    const settings = batchLogSettings();
+    const records = reporter('log', 'log records');
+    const gate = new QueueGate(settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE, records);
+    const exporter = new ReportingLogRecordExporter(logExporter(plans.logs, headers), records, gate);
+    logProcessors.push(new GatedLogRecordProcessor(new BatchLogRecordProcessor({ exporter, ...settings }), gate));
   }
   config.logRecordProcessors = logProcessors;
 

@@ -380,6 +380,47 @@ describe('startTelemetry: a collector that fails', () => {
     await vi.waitFor(() => expect(diagSpy.messages('info').some((m) => m.includes('metric export recovered'))).toBe(true));
   });
 
+  it('counts what the span and log queues drop behind a hanging collector into the same single report', async () => {
+    const diagSpy = spyDiag();
+    receiver = await OtlpReceiver.start();
+    receiver.respond('hang');
+    vi.stubEnv('OTEL_EXPORTER_OTLP_TIMEOUT', '300');
+    for (const prefix of ['OTEL_BSP', 'OTEL_BLRP']) {
+      vi.stubEnv(`${prefix}_MAX_QUEUE_SIZE`, '10');
+      vi.stubEnv(`${prefix}_MAX_EXPORT_BATCH_SIZE`, '5');
+      vi.stubEnv(`${prefix}_SCHEDULE_DELAY`, '10');
+    }
+    handle = await startTelemetry({ endpoint: receiver.url });
+    const calls = 40; // one span and four log records each
+    recordToolCall();
+    await receiver.waitFor((r) => r.hangingRequests >= 2); // a span batch and a log batch are stuck
+    for (let index = 1; index < calls; index += 1) recordToolCall();
+
+    const warnings = diagSpy.messages('warn');
+    expect(warnings.filter((m) => m.startsWith('toolhooks: span '))).toEqual([
+      expect.stringContaining('span export cannot keep up (queue full at maxQueueSize 10); dropped 1 spans'),
+    ]);
+    expect(warnings.filter((m) => m.startsWith('toolhooks: log '))).toEqual([
+      expect.stringContaining('log export cannot keep up (queue full at maxQueueSize 10); dropped 1 log records'),
+    ]);
+    // The SDK's own queue never overflows, so it says nothing (the span processor would warn once per export).
+    expect(warnings.filter((m) => /Dropped \d+ spans because maxQueueSize/.test(m))).toEqual([]);
+
+    receiver.respond('ok');
+    await handle.shutdown();
+    const dropped = (signal: string): number => {
+      const [message, ...more] = diagSpy.messages('info').filter((m) => m.startsWith(`toolhooks: ${signal} export recovered; `));
+      expect(more).toEqual([]);
+      return Number(/recovered; (\d+) /.exec(message ?? '')?.[1] ?? Number.NaN);
+    };
+    // Nothing vanished unreported: every record either arrived or was counted as dropped, once.
+    expect(receiver.spans().length + dropped('span')).toBe(calls);
+    expect(receiver.logs().length + dropped('log')).toBe(calls * 4);
+    expect(receiver.spans().length).toBeGreaterThan(0);
+    expect(diagSpy.messages('warn').filter((m) => m.startsWith('toolhooks: span ') || m.startsWith('toolhooks: log '))).toHaveLength(2);
+    expect(diagSpy.messages('error')).toEqual([]);
+  });
+
   it('starts while the collector is down, and what is recorded once it is up arrives', async () => {
     const diagSpy = spyDiag();
     vi.stubEnv('OTEL_EXPORTER_OTLP_TIMEOUT', '500'); // bounds the exporter's retries on a refused connection
