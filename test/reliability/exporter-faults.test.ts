@@ -7,7 +7,7 @@
  * a forced GC) before and after, and a graceful shutdown with the receiver up must deliver every span.
  *
  * The figures are printed at the end and, with EXPORTER_FAULTS_REPORT=<file>, written there as JSON
- * (docs/exporter-faults.md quotes them). Re-run: `npx vitest run test/reliability/exporter-faults.test.ts`.
+ * (docs/reliability.md, "Exporter faults", quotes them). Re-run: `npx vitest run test/reliability/exporter-faults.test.ts`.
  */
 import { writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
