@@ -1,5 +1,4 @@
-import type { DiagLogger } from '@opentelemetry/api';
-import { SpanStatusCode, context, diag, DiagLogLevel, trace } from '@opentelemetry/api';
+import { SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HookContext, HookDecision, ToolHook, ToolHookEvent } from '../src/index.js';
 import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../src/index.js';
@@ -31,23 +30,17 @@ import {
   SPAN_ON_ERROR,
 } from '../src/telemetry/semconv.js';
 import { createTestTracing, eventsOf } from './support/tracing.js';
+import { recordDiag } from './support/diag.js';
 
 const tracing = createTestTracing();
-const warnings: string[] = [];
-const diagLogger: DiagLogger = {
-  error: () => undefined,
-  warn: (message: string) => void warnings.push(message),
-  info: () => undefined,
-  debug: () => undefined,
-  verbose: () => undefined,
-};
+const diagRecorder = recordDiag();
+const warnings = diagRecorder.messages;
 
 beforeEach(() => {
   tracing.reset();
-  warnings.length = 0;
-  diag.setLogger(diagLogger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  diagRecorder.start();
 });
-afterEach(() => diag.disable());
+afterEach(() => diagRecorder.stop());
 
 function runner(hooks: ToolHook[], options: { timeoutMs?: number; failureMode?: 'open' | 'closed' } = {}): HookRunner {
   return new HookRunner({ hooks, tracer: tracing.tracer, ...options });

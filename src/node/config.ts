@@ -94,18 +94,60 @@ export function metricTiming(intervalOption: number | undefined): { intervalMill
   return { intervalMillis, timeoutMillis: Math.min(timeout, intervalMillis) };
 }
 
-/** Batch log processor settings from OTEL_BLRP_*, which the 0.223 processor does not read itself. */
-export function batchLogSettings(): {
+/** The OTLP exporters' own default export timeout (retries included), per the OTLP exporter spec. */
+const DEFAULT_OTLP_TIMEOUT_MS = 10_000;
+
+/**
+ * The timeout to give the OTLP metric exporter so that it gives up (and reports the drop) before the
+ * periodic reader does: the reader's timeout is capped at the export interval, so with an interval below
+ * the exporter's timeout (10 s by default) a hanging or retrying export would outlive the reader, which
+ * then logs a `diag.error` every interval and starts a new export next to the one still pending.
+ * Undefined when the exporter's own setting (`OTEL_EXPORTER_OTLP_METRICS_TIMEOUT`, else
+ * `OTEL_EXPORTER_OTLP_TIMEOUT`, else 10 s) already fits.
+ */
+export function metricExporterTimeout(readerTimeoutMillis: number): number | undefined {
+  const own =
+    positive(getNumberFromEnv('OTEL_EXPORTER_OTLP_METRICS_TIMEOUT')) ??
+    positive(getNumberFromEnv('OTEL_EXPORTER_OTLP_TIMEOUT')) ??
+    DEFAULT_OTLP_TIMEOUT_MS;
+  // The reader's clock starts before the exporter's (collection and serialisation come first), and when the
+  // loop is busy both timers can come due in the same turn: keep a margin of 10 %, at least 100 ms (but no
+  // more than half the timeout), so the exporter's own timeout settles the export first.
+  const margin = Math.min(Math.max(readerTimeoutMillis * 0.1, 100), readerTimeoutMillis / 2);
+  const fitting = Math.max(1, Math.floor(readerTimeoutMillis - margin));
+  return own > fitting ? fitting : undefined;
+}
+
+/** Settings of a batch span or log record processor; absent ones take the SDK defaults. */
+export interface BatchSettings {
   maxQueueSize?: number;
   maxExportBatchSize?: number;
   scheduledDelayMillis?: number;
   exportTimeoutMillis?: number;
-} {
-  const settings: { maxQueueSize?: number; maxExportBatchSize?: number; scheduledDelayMillis?: number; exportTimeoutMillis?: number } = {};
-  const maxQueueSize = positive(getNumberFromEnv('OTEL_BLRP_MAX_QUEUE_SIZE'));
-  const maxExportBatchSize = positive(getNumberFromEnv('OTEL_BLRP_MAX_EXPORT_BATCH_SIZE'));
-  const scheduledDelayMillis = positive(getNumberFromEnv('OTEL_BLRP_SCHEDULE_DELAY'));
-  const exportTimeoutMillis = positive(getNumberFromEnv('OTEL_BLRP_EXPORT_TIMEOUT'));
+}
+
+/** The SDK's default queue size of both batch processors. */
+export const DEFAULT_MAX_QUEUE_SIZE = 2048;
+
+/** Batch log processor settings from OTEL_BLRP_*, which the 0.223 processor does not read itself. */
+export function batchLogSettings(): BatchSettings {
+  return batchSettings('OTEL_BLRP');
+}
+
+/**
+ * Batch span processor settings from OTEL_BSP_*, read the way NodeSDK reads them for the processor it
+ * would build (startTelemetry builds its own, to bound and count its queue).
+ */
+export function batchSpanSettings(): BatchSettings {
+  return batchSettings('OTEL_BSP');
+}
+
+function batchSettings(prefix: 'OTEL_BLRP' | 'OTEL_BSP'): BatchSettings {
+  const settings: BatchSettings = {};
+  const maxQueueSize = positive(getNumberFromEnv(`${prefix}_MAX_QUEUE_SIZE`));
+  const maxExportBatchSize = positive(getNumberFromEnv(`${prefix}_MAX_EXPORT_BATCH_SIZE`));
+  const scheduledDelayMillis = positive(getNumberFromEnv(`${prefix}_SCHEDULE_DELAY`));
+  const exportTimeoutMillis = positive(getNumberFromEnv(`${prefix}_EXPORT_TIMEOUT`));
   if (maxQueueSize !== undefined) settings.maxQueueSize = maxQueueSize;
   if (maxExportBatchSize !== undefined) settings.maxExportBatchSize = maxExportBatchSize;
   if (scheduledDelayMillis !== undefined) settings.scheduledDelayMillis = scheduledDelayMillis;

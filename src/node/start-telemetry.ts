@@ -19,12 +19,30 @@ import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IMetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
-import { SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
-import { batchLogSettings, checkProtocol, invalid, isHttpUrl, metricTiming, planSignal } from './config.js';
+import {
+  batchLogSettings,
+  batchSpanSettings,
+  checkProtocol,
+  DEFAULT_MAX_QUEUE_SIZE,
+  invalid,
+  isHttpUrl,
+  metricExporterTimeout,
+  metricTiming,
+  planSignal,
+} from './config.js';
 import type { OtlpProtocol, SignalPlan } from './config.js';
 import { createConsoleSpanExporter } from './console-exporter.js';
-import { DropReporter, ReportingLogRecordExporter, ReportingMetricExporter, ReportingSpanExporter } from './drop-reporting.js';
+import {
+  DropReporter,
+  GatedLogRecordProcessor,
+  GatedSpanProcessor,
+  QueueGate,
+  ReportingLogRecordExporter,
+  ReportingMetricExporter,
+  ReportingSpanExporter,
+} from './drop-reporting.js';
 
 /**
  * Options of {@link startTelemetry}. Every one is optional; the standard `OTEL_*` variables fill the gaps.
@@ -167,7 +185,12 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
   if (consoleMode === false && exporterIsNone('OTEL_TRACES_EXPORTER')) {
     config.spanProcessors = [];
   } else if (consoleMode === false) {
-    config.traceExporter = new ReportingSpanExporter(traceExporter(plans.traces, headers), reporter('span', 'spans'));
+    // Built here rather than by NodeSDK (from `traceExporter`) so that its queue limit is counted too.
+    const settings = batchSpanSettings();
+    const spans = reporter('span', 'spans');
+    const gate = new QueueGate(settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE, spans);
+    const exporter = new ReportingSpanExporter(traceExporter(plans.traces, headers), spans, gate);
+    config.spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor({ exporter, ...settings }), gate)];
   } else {
     config.spanProcessors = [new SimpleSpanProcessor({ exporter: createConsoleSpanExporter(consoleMode) })];
   }
@@ -177,7 +200,10 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     const timing = metricTiming(checked.metricExportIntervalMillis);
     readers.push(
       new PeriodicExportingMetricReader({
-        exporter: new ReportingMetricExporter(metricExporter(plans.metrics, headers), reporter('metric', 'data points')),
+        exporter: new ReportingMetricExporter(
+          metricExporter(plans.metrics, headers, metricExporterTimeout(timing.timeoutMillis)),
+          reporter('metric', 'data points'),
+        ),
         exportIntervalMillis: timing.intervalMillis,
         exportTimeoutMillis: timing.timeoutMillis,
       }),
@@ -189,12 +215,11 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
 
   const logProcessors: LogRecordProcessor[] = [];
   if (!hadLoggerProvider && !exporterIsNone('OTEL_LOGS_EXPORTER') && (consoleMode === false || plans.logs.endpointConfigured)) {
-    logProcessors.push(
-      new BatchLogRecordProcessor({
-        exporter: new ReportingLogRecordExporter(logExporter(plans.logs, headers), reporter('log', 'log records')),
-        ...batchLogSettings(),
-      }),
-    );
+    const settings = batchLogSettings();
+    const records = reporter('log', 'log records');
+    const gate = new QueueGate(settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE, records);
+    const exporter = new ReportingLogRecordExporter(logExporter(plans.logs, headers), records, gate);
+    logProcessors.push(new GatedLogRecordProcessor(new BatchLogRecordProcessor({ exporter, ...settings }), gate));
   }
   config.logRecordProcessors = logProcessors;
 
@@ -344,10 +369,17 @@ function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   return checked;
 }
 
-function exporterConfig(plan: SignalPlan, headers: Record<string, string> | undefined): { url?: string; headers?: Record<string, string> } {
-  const config: { url?: string; headers?: Record<string, string> } = {};
+interface ExporterConfig {
+  url?: string;
+  headers?: Record<string, string>;
+  timeoutMillis?: number;
+}
+
+function exporterConfig(plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis?: number): ExporterConfig {
+  const config: ExporterConfig = {};
   if (plan.url !== undefined) config.url = plan.url;
   if (headers !== undefined) config.headers = headers;
+  if (timeoutMillis !== undefined) config.timeoutMillis = timeoutMillis;
   return config;
 }
 
@@ -356,8 +388,8 @@ function traceExporter(plan: SignalPlan, headers: Record<string, string> | undef
   return plan.protocol === 'http/json' ? new OTLPTraceExporterJson(config) : new OTLPTraceExporterProto(config);
 }
 
-function metricExporter(plan: SignalPlan, headers: Record<string, string> | undefined): PushMetricExporter {
-  const config = exporterConfig(plan, headers);
+function metricExporter(plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis: number | undefined): PushMetricExporter {
+  const config = exporterConfig(plan, headers, timeoutMillis);
   return plan.protocol === 'http/json' ? new OTLPMetricExporterJson(config) : new OTLPMetricExporterProto(config);
 }
 

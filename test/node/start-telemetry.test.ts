@@ -9,8 +9,8 @@ import { LoggingHook, MetricsHook, otelDestination } from '../../src/hooks/index
 import { startTelemetry } from '../../src/node/index.js';
 import type { TelemetryHandle } from '../../src/node/index.js';
 import { busyPhase, toolEvent } from '../hooks/events.js';
-import { freePort, startOtlpReceiver as startReceiver, waitFor } from '../support/otlp-receiver-lite.js';
-import type { OtlpReceiver as Receiver } from '../support/otlp-receiver-lite.js';
+import { freePort, OtlpReceiver } from '../support/otlp-receiver.js';
+import type { ReceivedMetric } from '../support/otlp-receiver.js';
 
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 
@@ -45,8 +45,18 @@ function recordToolCall(): { traceId: string; spanId: string } {
   });
 }
 
+/** The URL paths of every request the receiver got, in arrival order. */
+function paths(r: OtlpReceiver): string[] {
+  return r.requests().map((request) => request.path);
+}
+
+/** A sum's data points as `{ attributes, value }`, without their timestamps. */
+function points(metric: ReceivedMetric | undefined): { attributes: unknown; value: number | undefined }[] {
+  return (metric?.dataPoints ?? []).map((point) => ({ attributes: point.attributes, value: point.value }));
+}
+
 let handle: TelemetryHandle | undefined;
-let receiver: Receiver | undefined;
+let receiver: OtlpReceiver | undefined;
 
 beforeEach(() => {
   // The machine's own OTEL_* settings must not leak into these tests.
@@ -56,7 +66,7 @@ beforeEach(() => {
 afterEach(async () => {
   await handle?.shutdown();
   handle = undefined;
-  await receiver?.close();
+  await receiver?.stop();
   receiver = undefined;
   trace.disable();
   metrics.disable();
@@ -119,7 +129,7 @@ describe('startTelemetry: bad input', () => {
 
 describe('startTelemetry: export over OTLP/HTTP', () => {
   it('sends traces, metrics and logs as http/protobuf to OTEL_EXPORTER_OTLP_ENDPOINT, with the headers and service name', async () => {
-    receiver = await startReceiver();
+    receiver = await OtlpReceiver.start();
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', receiver.url);
     vi.stubEnv('OTEL_EXPORTER_OTLP_HEADERS', 'x-api-key=secret-123');
     vi.stubEnv('OTEL_SERVICE_NAME', 'agent-from-env');
@@ -128,8 +138,8 @@ describe('startTelemetry: export over OTLP/HTTP', () => {
     const span = recordToolCall();
     await handle.forceFlush();
 
-    expect(new Set(receiver.paths())).toEqual(new Set(['/v1/traces', '/v1/metrics', '/v1/logs']));
-    for (const request of receiver.requests) {
+    expect(new Set(paths(receiver))).toEqual(new Set(['/v1/traces', '/v1/metrics', '/v1/logs']));
+    for (const request of receiver.requests()) {
       expect(request.contentType).toBe('application/x-protobuf');
       expect(request.headers['x-api-key']).toBe('secret-123');
     }
@@ -137,7 +147,7 @@ describe('startTelemetry: export over OTLP/HTTP', () => {
   });
 
   it('sends http/json when OTEL_EXPORTER_OTLP_PROTOCOL says so; options win over the environment', async () => {
-    receiver = await startReceiver();
+    receiver = await OtlpReceiver.start();
     vi.stubEnv('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/json');
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', 'http://127.0.0.1:9'); // overridden by the option
     vi.stubEnv('OTEL_SERVICE_NAME', 'agent-from-env');
@@ -145,32 +155,35 @@ describe('startTelemetry: export over OTLP/HTTP', () => {
     const span = recordToolCall();
     await handle.forceFlush();
 
-    expect(receiver.requests.every((r) => r.contentType === 'application/json')).toBe(true);
+    expect(receiver.requests().length).toBeGreaterThanOrEqual(3);
+    expect(receiver.requests().every((r) => r.contentType === 'application/json')).toBe(true);
     expectRoundTrip(receiver, span, 'agent-from-option');
   });
 
   it('honours a per-signal protocol and endpoint variable', async () => {
-    receiver = await startReceiver();
+    receiver = await OtlpReceiver.start({ paths: { '/custom/spans': 'traces' } });
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', receiver.url);
     vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', `${receiver.url}/custom/spans`);
     vi.stubEnv('OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', 'http/json');
     handle = await startTelemetry();
     recordToolCall();
     await handle.forceFlush();
-    const byPath = new Map(receiver.requests.map((r) => [r.path, r.contentType]));
+    const byPath = new Map(receiver.requests().map((r) => [r.path, r.contentType]));
     expect(byPath.get('/custom/spans')).toBe('application/x-protobuf');
     expect(byPath.get('/v1/metrics')).toBe('application/json');
     expect(byPath.get('/v1/logs')).toBe('application/x-protobuf');
     expect(byPath.has('/v1/traces')).toBe(false);
+    expect(receiver.spans().map((s) => s.name)).toEqual(['execute_tool shell']); // decoded from /custom/spans
   });
 
   it('pushes metrics every OTEL_METRIC_EXPORT_INTERVAL milliseconds without a flush', async () => {
-    receiver = await startReceiver();
+    receiver = await OtlpReceiver.start();
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', receiver.url);
     vi.stubEnv('OTEL_METRIC_EXPORT_INTERVAL', '100');
     handle = await startTelemetry();
     new MetricsHook().onEvent(toolEvent());
-    await waitFor(() => receiver?.paths().includes('/v1/metrics') === true, 5_000);
+    await receiver.waitFor((r) => r.latestMetric('toolhooks.tool.calls') !== undefined, 5_000);
+    expect(paths(receiver)).toEqual(expect.arrayContaining(['/v1/metrics']));
   });
 });
 
@@ -184,7 +197,7 @@ describe('startTelemetry: lifecycle', () => {
   });
 
   it('shuts down once, whatever the number of calls, and can be started again afterwards', async () => {
-    receiver = await startReceiver();
+    receiver = await OtlpReceiver.start();
     handle = await startTelemetry({ endpoint: receiver.url });
     const provider = registeredTracerProvider();
     expect(provider).not.toBe(NOOP_TRACER_PROVIDER);
@@ -194,7 +207,9 @@ describe('startTelemetry: lifecycle', () => {
     expect(second).toBe(first);
     await first;
     // Shutdown flushed every signal.
-    expect(new Set(receiver.paths())).toEqual(new Set(['/v1/traces', '/v1/metrics', '/v1/logs']));
+    expect(new Set(paths(receiver))).toEqual(new Set(['/v1/traces', '/v1/metrics', '/v1/logs']));
+    expect(receiver.spans().map((s) => s.name)).toEqual(['execute_tool shell']);
+    expect(receiver.logs()).toHaveLength(4);
     expect(registeredTracerProvider()).toBe(NOOP_TRACER_PROVIDER);
     await expect(handle.forceFlush()).resolves.toBeUndefined();
 
@@ -225,7 +240,7 @@ describe('startTelemetry: lifecycle', () => {
 
   it('starts nothing more when called again while running', async () => {
     const diagSpy = spyDiag();
-    receiver = await startReceiver();
+    receiver = await OtlpReceiver.start();
     handle = await startTelemetry({ endpoint: receiver.url });
     const second = await startTelemetry({ endpoint: receiver.url });
     expect(second.status).toBe('existing');
@@ -237,37 +252,39 @@ describe('startTelemetry: console and Prometheus', () => {
   it('prints spans instead of exporting them, and exports nothing else without an endpoint', async () => {
     const printed: unknown[] = [];
     vi.spyOn(console, 'dir').mockImplementation((item: unknown) => void printed.push(item));
-    handle = await startTelemetry({ console: true });
-    recordToolCall();
-    await handle.forceFlush();
-    expect(printed).toEqual([expect.objectContaining({ name: 'execute_tool shell' })]);
-    // No meter provider: nothing would read the metrics.
-    expect(metrics.getMeterProvider().getMeter('x').createCounter('c').constructor.name).toMatch(/Noop/);
-    await handle.shutdown();
-  });
-
-  it("prints each trace as a tree with console: 'tree'", async () => {
     const written: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown) => {
       written.push(String(chunk));
       return true;
-    });
-    handle = await startTelemetry({ console: 'tree' });
-    recordToolCall();
-    await handle.forceFlush();
-    await handle.shutdown();
-    vi.mocked(process.stdout.write).mockRestore();
-    expect(written.join('')).toMatch(/^execute_tool shell {2}\d+\.\d ms$/m);
+    }) as typeof process.stdout.write);
+    try {
+      for (const mode of [true, 'tree'] as const) {
+        printed.length = 0;
+        written.length = 0;
+        handle = await startTelemetry({ console: mode });
+        recordToolCall();
+        await handle.forceFlush();
+        if (mode === true) expect(printed).toEqual([expect.objectContaining({ name: 'execute_tool shell' })]);
+        else expect(written.join('')).toMatch(/^execute_tool shell\b/m); // one tree per trace, on stdout
+        // No meter provider: nothing would read the metrics.
+        expect(metrics.getMeterProvider().getMeter('x').createCounter('c').constructor.name).toMatch(/Noop/);
+        await handle.shutdown();
+      }
+    } finally {
+      write.mockRestore();
+    }
   });
 
   it('still exports metrics and logs in console mode when an endpoint is configured', async () => {
     vi.spyOn(console, 'dir').mockImplementation(() => undefined);
-    receiver = await startReceiver();
+    receiver = await OtlpReceiver.start();
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', receiver.url);
     handle = await startTelemetry({ console: true });
     recordToolCall();
     await handle.forceFlush();
-    expect(new Set(receiver.paths())).toEqual(new Set(['/v1/metrics', '/v1/logs']));
+    expect(new Set(paths(receiver))).toEqual(new Set(['/v1/metrics', '/v1/logs']));
+    expect(receiver.latestMetric('toolhooks.tool.calls')).toBeDefined();
+    expect(receiver.logs().map((l) => l.body)).toContain('tool call aborted');
   });
 
   it('serves the metrics on 127.0.0.1 for Prometheus to scrape', async () => {
@@ -303,8 +320,8 @@ describe('startTelemetry: console and Prometheus', () => {
 describe('startTelemetry: a collector that fails', () => {
   it('keeps failures from the caller and reports each outage once through diag, with a count', async () => {
     const diagSpy = spyDiag();
-    receiver = await startReceiver();
-    receiver.answer(500);
+    receiver = await OtlpReceiver.start();
+    receiver.respond({ status: 500 });
     handle = await startTelemetry({ endpoint: receiver.url });
     recordToolCall();
     await expect(handle.forceFlush()).resolves.toBeUndefined();
@@ -323,59 +340,134 @@ describe('startTelemetry: a collector that fails', () => {
 
   it('drops quickly on 429 with Retry-After: 0 and recovers when the collector does', async () => {
     const diagSpy = spyDiag();
-    receiver = await startReceiver();
-    receiver.answer(429, { 'retry-after': '0' });
+    receiver = await OtlpReceiver.start();
+    receiver.respond({ status: 429, retryAfterSeconds: 0 });
     handle = await startTelemetry({ endpoint: receiver.url });
     recordToolCall();
     await handle.forceFlush();
     expect(diagSpy.messages('warn').some((m) => m.includes('span export failed'))).toBe(true);
-    receiver.answer(200);
-    recordToolCall();
+    expect(receiver.counts().byMode['429']).toBeGreaterThan(1); // retried before it gave up
+    expect(receiver.spans()).toEqual([]);
+    receiver.respond('ok');
+    const kept = recordToolCall();
     await handle.forceFlush();
     expect(diagSpy.messages('info')).toContainEqual(expect.stringContaining('span export recovered; 1 spans were dropped while it failed'));
+    expect(receiver.spans().map((s) => s.spanId)).toEqual([kept.spanId]);
+  });
+
+  it('reports a hanging collector once even when metrics are pushed more often than the OTLP timeout', async () => {
+    const diagSpy = spyDiag();
+    receiver = await OtlpReceiver.start();
+    receiver.respond('hang');
+    vi.stubEnv('OTEL_METRIC_EXPORT_INTERVAL', '200'); // the OTLP export timeout stays at its 10 s default
+    handle = await startTelemetry({ endpoint: receiver.url });
+    const hook = new MetricsHook();
+    hook.onEvent(toolEvent());
+    await receiver.waitFor((r) => r.counts().bySignal.metrics >= 1);
+    await vi.waitFor(() => expect(diagSpy.messages('warn').some((m) => m.includes('metric export failed'))).toBe(true), {
+      timeout: 3_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 600)); // three more intervals into the outage
+    // The exports give up within the reader's interval, so the reader never times out on its own
+    // (which would be a diag.error per interval) and exports do not pile up on the hanging collector.
+    expect(diagSpy.messages('error')).toEqual([]);
+    expect(diagSpy.messages('warn').filter((m) => m.includes('metric export failed'))).toHaveLength(1);
+    expect(receiver.hangingRequests).toBeLessThanOrEqual(1);
+
+    receiver.respond('ok');
+    hook.onEvent(toolEvent());
+    await receiver.waitFor((r) => r.latestMetric('toolhooks.tool.calls')?.dataPoints[0]?.value === 2, 3_000);
+    await vi.waitFor(() => expect(diagSpy.messages('info').some((m) => m.includes('metric export recovered'))).toBe(true));
+  });
+
+  it('counts what the span and log queues drop behind a hanging collector into the same single report', async () => {
+    const diagSpy = spyDiag();
+    receiver = await OtlpReceiver.start();
+    receiver.respond('hang');
+    vi.stubEnv('OTEL_EXPORTER_OTLP_TIMEOUT', '300');
+    for (const prefix of ['OTEL_BSP', 'OTEL_BLRP']) {
+      vi.stubEnv(`${prefix}_MAX_QUEUE_SIZE`, '10');
+      vi.stubEnv(`${prefix}_MAX_EXPORT_BATCH_SIZE`, '5');
+      vi.stubEnv(`${prefix}_SCHEDULE_DELAY`, '10');
+    }
+    handle = await startTelemetry({ endpoint: receiver.url });
+    const calls = 40; // one span and four log records each
+    recordToolCall();
+    await receiver.waitFor((r) => r.hangingRequests >= 2); // a span batch and a log batch are stuck
+    for (let index = 1; index < calls; index += 1) recordToolCall();
+
+    const warnings = diagSpy.messages('warn');
+    expect(warnings.filter((m) => m.startsWith('toolhooks: span '))).toEqual([
+      expect.stringContaining('span export cannot keep up (queue full at maxQueueSize 10); dropped 1 spans'),
+    ]);
+    expect(warnings.filter((m) => m.startsWith('toolhooks: log '))).toEqual([
+      expect.stringContaining('log export cannot keep up (queue full at maxQueueSize 10); dropped 1 log records'),
+    ]);
+    // The SDK's own queue never overflows, so it says nothing (the span processor would warn once per export).
+    expect(warnings.filter((m) => /Dropped \d+ spans because maxQueueSize/.test(m))).toEqual([]);
+
+    receiver.respond('ok');
+    await handle.shutdown();
+    const dropped = (signal: string): number => {
+      const [message, ...more] = diagSpy.messages('info').filter((m) => m.startsWith(`toolhooks: ${signal} export recovered; `));
+      expect(more).toEqual([]);
+      return Number(/recovered; (\d+) /.exec(message ?? '')?.[1] ?? Number.NaN);
+    };
+    // Nothing vanished unreported: every record either arrived or was counted as dropped, once.
+    expect(receiver.spans().length + dropped('span')).toBe(calls);
+    expect(receiver.logs().length + dropped('log')).toBe(calls * 4);
+    expect(receiver.spans().length).toBeGreaterThan(0);
+    expect(diagSpy.messages('warn').filter((m) => m.startsWith('toolhooks: span ') || m.startsWith('toolhooks: log '))).toHaveLength(2);
+    expect(diagSpy.messages('error')).toEqual([]);
   });
 
   it('starts while the collector is down, and what is recorded once it is up arrives', async () => {
     const diagSpy = spyDiag();
     vi.stubEnv('OTEL_EXPORTER_OTLP_TIMEOUT', '500'); // bounds the exporter's retries on a refused connection
-    const port = await freePort();
-    handle = await startTelemetry({ endpoint: `http://127.0.0.1:${port}` });
+    receiver = await OtlpReceiver.start();
+    await receiver.refuse();
+    handle = await startTelemetry({ endpoint: receiver.url });
     const lost = recordToolCall();
     await handle.forceFlush();
     expect(diagSpy.messages('warn').some((m) => m.includes('span export failed') && m.includes('ECONNREFUSED'))).toBe(true);
 
-    receiver = await startReceiver(port);
-    receiver.answer(200);
+    await receiver.start(); // on the same port
     const kept = recordToolCall();
     await handle.forceFlush();
-    const traces = receiver.requests.filter((r) => r.path === '/v1/traces');
-    expect(traces.length).toBeGreaterThan(0);
-    expect(traces.some((r) => r.body.includes(Buffer.from(kept.spanId, 'hex')))).toBe(true);
-    expect(traces.some((r) => r.body.includes(Buffer.from(lost.spanId, 'hex')))).toBe(false);
-    expect(receiver.paths()).toContain('/v1/metrics');
-    expect(receiver.paths()).toContain('/v1/logs');
+    const spanIds = receiver.spans().map((s) => s.spanId);
+    expect(spanIds).toContain(kept.spanId);
+    expect(spanIds).not.toContain(lost.spanId);
+    // The raw protobuf body carries the span id bytes too: the decoded list is not hiding anything.
+    const traceBodies = receiver.requests().filter((r) => r.signal === 'traces').map((r) => r.body ?? Buffer.alloc(0));
+    expect(traceBodies.some((body) => body.includes(Buffer.from(kept.spanId, 'hex')))).toBe(true);
+    expect(traceBodies.some((body) => body.includes(Buffer.from(lost.spanId, 'hex')))).toBe(false);
+    expect(receiver.logs().filter((l) => l.spanId === kept.spanId)).toHaveLength(4);
+    expect(points(receiver.latestMetric('toolhooks.tool.calls'))[0]?.value).toBe(2); // cumulative: counted while down too
   });
 });
 
 /** What recordToolCall() produced, as decoded from the receiver: the span, the §4 metrics, the log records. */
-function expectRoundTrip(r: Receiver, span: { traceId: string; spanId: string }, serviceName: string): void {
-  const [exported] = r.spans();
-  expect(exported).toMatchObject({ name: 'execute_tool shell', traceId: span.traceId, spanId: span.spanId, scope: 'toolhooks' });
+function expectRoundTrip(r: OtlpReceiver, span: { traceId: string; spanId: string }, serviceName: string): void {
+  const [exported, ...others] = r.spans();
+  expect(others).toEqual([]);
+  expect(exported).toMatchObject({ name: 'execute_tool shell', traceId: span.traceId, spanId: span.spanId, scope: { name: 'toolhooks' } });
   expect(exported?.resource['service.name']).toBe(serviceName);
 
   const calls = r.latestMetric('toolhooks.tool.calls');
-  expect(calls).toMatchObject({ unit: '{call}', kind: 'sum', scope: 'toolhooks' });
-  expect(calls?.points).toEqual([{ attributes: { 'gen_ai.tool.name': 'shell', 'toolhooks.outcome': 'aborted' }, value: 1 }]);
+  expect(calls).toMatchObject({ unit: '{call}', type: 'sum', isMonotonic: true, scope: { name: 'toolhooks' } });
+  expect(calls?.resource['service.name']).toBe(serviceName);
+  expect(points(calls)).toEqual([{ attributes: { 'gen_ai.tool.name': 'shell', 'toolhooks.outcome': 'aborted' }, value: 1 }]);
   const duration = r.latestMetric('gen_ai.execute_tool.duration');
-  expect(duration).toMatchObject({ unit: 's', kind: 'histogram' });
-  expect(duration?.points[0]).toMatchObject({
+  expect(duration).toMatchObject({ unit: 's', type: 'histogram' });
+  expect(duration?.dataPoints).toHaveLength(1);
+  expect(duration?.dataPoints[0]).toMatchObject({
     attributes: { 'gen_ai.tool.name': 'shell', 'toolhooks.outcome': 'aborted', 'error.type': 'HookAbortError' },
     count: 1,
     sum: 0.12,
   });
   const decisions = r.latestMetric('toolhooks.hook.decisions');
-  expect(decisions?.points).toHaveLength(3);
-  expect(decisions?.points).toContainEqual({
+  expect(decisions?.dataPoints).toHaveLength(3);
+  expect(points(decisions)).toContainEqual({
     attributes: {
       'toolhooks.phase': 'before_tool',
       'toolhooks.hook.name': 'policy',
@@ -385,15 +477,15 @@ function expectRoundTrip(r: Receiver, span: { traceId: string; spanId: string },
     },
     value: 1,
   });
-  expect(r.latestMetric('toolhooks.hook.errors')?.points).toEqual([
+  expect(points(r.latestMetric('toolhooks.hook.errors'))).toEqual([
     { attributes: { 'toolhooks.phase': 'before_tool', 'toolhooks.hook.name': 'broken', 'toolhooks.hook.error.kind': 'threw' }, value: 1 },
   ]);
-  expect(r.latestMetric('toolhooks.hook.duration')?.points).toHaveLength(4);
+  expect(r.latestMetric('toolhooks.hook.duration')?.dataPoints).toHaveLength(4);
 
   const records = r.logs();
   expect(records.map((l) => l.body)).toEqual(['hook decided skip', 'hook decision shadowed', 'hook failed', 'tool call aborted']);
   for (const record of records) {
-    expect(record).toMatchObject({ traceId: span.traceId, spanId: span.spanId, scope: 'toolhooks' });
+    expect(record).toMatchObject({ traceId: span.traceId, spanId: span.spanId, scope: { name: 'toolhooks' } });
     expect(record.resource['service.name']).toBe(serviceName);
   }
   expect(records[2]?.attributes).toMatchObject({ 'toolhooks.hook.error.kind': 'threw', 'exception.type': 'TypeError' });

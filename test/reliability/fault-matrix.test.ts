@@ -7,8 +7,7 @@
  * - one `toolhooks.hook.error` event with the right kind and failure mode, one `diag.warn`, and no
  *   unhandled rejection or process warning, even for a hook that rejects after its timeout.
  */
-import type { DiagLogger } from '@opentelemetry/api';
-import { DiagLogLevel, SpanStatusCode, diag } from '@opentelemetry/api';
+import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FailureMode, HookContext, HookDecision, HookErrorKind, Phase, ToolHook, ToolHookEvent } from '../../src/index.js';
@@ -30,6 +29,7 @@ import {
   SPAN_ON_ERROR,
 } from '../../src/telemetry/semconv.js';
 import { createTestTracing, eventsOf } from '../support/tracing.js';
+import { recordDiag } from '../support/diag.js';
 
 const HOOK = 'faulty';
 const TIMEOUT_MS = 20;
@@ -237,28 +237,21 @@ function faultyHook(fault: Fault, instance: FaultInstance, phase: Phase): ToolHo
 }
 
 const tracing = createTestTracing();
-const warnings: string[] = [];
-const diagLogger: DiagLogger = {
-  error: (message: string) => void warnings.push(`error: ${message}`),
-  warn: (message: string) => void warnings.push(message),
-  info: () => undefined,
-  debug: () => undefined,
-  verbose: () => undefined,
-};
+const diagRecorder = recordDiag();
+const warnings = diagRecorder.messages;
 const leaks: string[] = [];
 const onUnhandledRejection = (reason: unknown): void => void leaks.push(`unhandledRejection: ${String(reason)}`);
 const onWarning = (warning: Error): void => void leaks.push(`warning: ${warning.name}: ${warning.message}`);
 
 beforeEach(() => {
   tracing.reset();
-  warnings.length = 0;
   leaks.length = 0;
-  diag.setLogger(diagLogger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  diagRecorder.start();
   process.on('unhandledRejection', onUnhandledRejection);
   process.on('warning', onWarning);
 });
 afterEach(() => {
-  diag.disable();
+  diagRecorder.stop();
   process.off('unhandledRejection', onUnhandledRejection);
   process.off('warning', onWarning);
 });

@@ -4,8 +4,6 @@
  * prototype pollution, bounded telemetry, reasons that survive export intact, hostile decisions that
  * are recorded as hook errors instead of crashing the call, plain-text diagnostics that cannot be forged.
  */
-import type { DiagLogger } from '@opentelemetry/api';
-import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,24 +23,18 @@ import {
 } from '../../src/telemetry/semconv.js';
 import { OtlpReceiver } from '../support/otlp-receiver.js';
 import { createTestTracing, eventsOf } from '../support/tracing.js';
+import { recordDiag } from '../support/diag.js';
 
 const tracing = createTestTracing();
-const warnings: string[] = [];
-const diagLogger: DiagLogger = {
-  error: (message: string) => void warnings.push(message),
-  warn: (message: string) => void warnings.push(message),
-  info: () => undefined,
-  debug: () => undefined,
-  verbose: () => undefined,
-};
+const diagRecorder = recordDiag();
+const warnings = diagRecorder.messages;
 
 beforeEach(() => {
   tracing.reset();
-  warnings.length = 0;
-  diag.setLogger(diagLogger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  diagRecorder.start();
 });
 afterEach(() => {
-  diag.disable();
+  diagRecorder.stop();
   // Whatever a test did, no object anywhere may have gained the attacker's property.
   expect(Object.prototype).not.toHaveProperty('isAdmin');
   expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();

@@ -460,6 +460,47 @@ describe('OtlpReceiver request handling', () => {
     expect(receiver.counts().byMode).toEqual({ hang: 1 });
   });
 
+  it('keeps each request\'s path, headers and raw body; extra paths map to a signal; bodies can be left out', async () => {
+    const exporter = new ProtoTraceExporter({ url: receiver.endpoint('traces'), headers: { 'x-api-key': 'k-1' } });
+    const spans = recordSpans(1, 'kept');
+    expect(await exportSpans(exporter, spans)).toEqual({ code: ExportResultCode.SUCCESS });
+    const [request] = receiver.requests();
+    expect(request).toMatchObject({ signal: 'traces', path: '/v1/traces', contentType: 'application/x-protobuf' });
+    expect(request?.headers['x-api-key']).toBe('k-1');
+    expect(request?.body?.length).toBe(request?.bytes);
+    expect(request?.body?.includes(Buffer.from(spans[0]?.spanContext().spanId ?? '', 'hex'))).toBe(true);
+    await exporter.shutdown();
+
+    const custom = await OtlpReceiver.start({ paths: { '/custom/spans': 'traces' }, keepBodies: false });
+    try {
+      const customExporter = new JsonTraceExporter({ url: `${custom.url}/custom/spans?tenant=a` });
+      expect(await exportSpans(customExporter, recordSpans(2, 'custom'))).toEqual({ code: ExportResultCode.SUCCESS });
+      expect(custom.requests()).toMatchObject([{ signal: 'traces', path: '/custom/spans', body: undefined, items: 2 }]);
+      expect(custom.spans().map((s) => s.name)).toEqual(['custom 0', 'custom 1']);
+      expect((await fetch(`${custom.url}/v1/traces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(200);
+      await customExporter.shutdown();
+    } finally {
+      await custom.stop();
+    }
+  });
+
+  it('latestMetric() gives the latest export of a metric, undefined for one never received', async () => {
+    const reader = new PeriodicExportingMetricReader({
+      exporter: new ProtoMetricExporter({ url: receiver.endpoint('metrics') }),
+      exportIntervalMillis: 600_000,
+    });
+    const provider = new MeterProvider({ resource, readers: [reader] });
+    const counter = provider.getMeter('latest').createCounter('test.calls');
+    counter.add(2);
+    await provider.forceFlush();
+    counter.add(3);
+    await provider.forceFlush();
+    expect(receiver.metrics().filter((m) => m.name === 'test.calls').map((m) => m.dataPoints[0]?.value)).toEqual([2, 5]);
+    expect(receiver.latestMetric('test.calls')?.dataPoints[0]?.value).toBe(5);
+    expect(receiver.latestMetric('test.other')).toBeUndefined();
+    await provider.shutdown();
+  });
+
   it('refuses status codes that are not errors', () => {
     expect(() => receiver.respond({ status: 200 })).toThrow(RangeError);
   });

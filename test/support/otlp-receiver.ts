@@ -15,7 +15,7 @@
  * await receiver.stop();
  * ```
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { gunzipSync, inflateSync } from 'node:zlib';
@@ -61,6 +61,12 @@ export type OtlpResponseMode = 'ok' | 'hang' | { status: number; retryAfterSecon
 /** One request as it reached the receiver, whatever the answer was. */
 export interface ReceivedRequest {
   signal: OtlpSignal;
+  /** The URL path without the query, e.g. `/v1/traces`. */
+  path: string;
+  /** The request headers as Node received them (lower-case names). */
+  headers: IncomingHttpHeaders;
+  /** The body as it came over the wire (before decompression); undefined with `keepBodies: false`. */
+  body: Buffer | undefined;
   /** The media type without parameters, e.g. `application/x-protobuf`. */
   contentType: string;
   /** `identity`, `gzip` or `deflate`. */
@@ -83,9 +89,20 @@ export interface ReceivedRequest {
 export interface OtlpReceiverOptions {
   /** Port to bind on 127.0.0.1; 0 (the default) lets the OS choose. */
   port?: number;
+  /**
+   * Further URL paths to accept, with the signal each carries, e.g. `{ '/custom/spans': 'traces' }` for an
+   * exporter pointed there by `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`. `/v1/traces`, `/v1/metrics` and
+   * `/v1/logs` are always accepted.
+   */
+  paths?: Readonly<Record<string, OtlpSignal>>;
+  /**
+   * Keep each request's raw body in {@link ReceivedRequest.body}. Default true; turn it off when a test
+   * sends a lot of data and measures the heap of the process the receiver runs in.
+   */
+  keepBodies?: boolean;
 }
 
-const SIGNAL_PATHS: Record<string, OtlpSignal> = {
+const SIGNAL_PATHS: Readonly<Record<string, OtlpSignal>> = {
   '/v1/traces': 'traces',
   '/v1/metrics': 'metrics',
   '/v1/logs': 'logs',
@@ -145,9 +162,13 @@ export class OtlpReceiver {
   };
   private readonly requestLog: ReceivedRequest[] = [];
   private readonly hanging = new Set<ServerResponse>();
+  private readonly signalPaths: ReadonlyMap<string, OtlpSignal>;
+  private readonly keepBodies: boolean;
 
-  private constructor(port: number) {
-    this.boundPort = port;
+  private constructor(options: OtlpReceiverOptions) {
+    this.boundPort = options.port ?? 0;
+    this.signalPaths = new Map(Object.entries({ ...SIGNAL_PATHS, ...options.paths }));
+    this.keepBodies = options.keepBodies ?? true;
   }
 
   /**
@@ -160,7 +181,7 @@ export class OtlpReceiver {
    * ```
    */
   static async start(options: OtlpReceiverOptions = {}): Promise<OtlpReceiver> {
-    const receiver = new OtlpReceiver(options.port ?? 0);
+    const receiver = new OtlpReceiver(options);
     await receiver.start();
     return receiver;
   }
@@ -264,6 +285,23 @@ export class OtlpReceiver {
     return [...this.received.metrics];
   }
 
+  /**
+   * The latest export of the metric `name` (metrics are cumulative, so that is its current state), or
+   * undefined when none arrived.
+   *
+   * @example
+   * ```ts
+   * const calls = receiver.latestMetric('toolhooks.tool.calls');
+   * ```
+   */
+  latestMetric(name: string): ReceivedMetric | undefined {
+    for (let index = this.received.metrics.length - 1; index >= 0; index -= 1) {
+      const metric = this.received.metrics[index];
+      if (metric?.name === name) return metric;
+    }
+    return undefined;
+  }
+
   /** Log records accepted so far, in arrival order. */
   logs(): ReceivedLog[] {
     return [...this.received.logs];
@@ -332,7 +370,8 @@ export class OtlpReceiver {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const signal = SIGNAL_PATHS[(request.url ?? '').split('?')[0] ?? ''];
+    const path = (request.url ?? '').split('?')[0] ?? '';
+    const signal = this.signalPaths.get(path);
     if (signal === undefined) {
       response.writeHead(404).end();
       return;
@@ -356,6 +395,9 @@ export class OtlpReceiver {
     const mode = this.mode;
     const record: ReceivedRequest = {
       signal,
+      path,
+      headers: request.headers,
+      body: this.keepBodies ? wire : undefined,
       contentType,
       contentEncoding: (request.headers['content-encoding'] ?? 'identity').toLowerCase(),
       bytes: wire.length,
@@ -403,4 +445,24 @@ export class OtlpReceiver {
     // An empty Export*ServiceResponse: zero bytes in protobuf, `{}` in JSON (full success, no partial_success).
     response.writeHead(200, headers).end(encoding === 'json' ? '{}' : undefined);
   }
+}
+
+/**
+ * A port on 127.0.0.1 that was free a moment ago (nothing listens on it when this resolves), e.g. for a
+ * Prometheus endpoint a test starts.
+ *
+ * @example
+ * ```ts
+ * await startTelemetry({ prometheus: { port: await freePort() } });
+ * ```
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
