@@ -1,6 +1,7 @@
 /**
- * The published package, as a user gets it: `npm pack`, install the tarball into an empty folder,
- * then `import` and `require` every entry point. Also lints the packed exports with publint and
+ * The published package, as a user gets it: `npm pack`, install the tarball into an empty folder
+ * (with `@opentelemetry/api`, without the adapters' optional peers), then `import` and `require` every
+ * entry point. Also lints the packed exports with publint and
  * @arethetypeswrong/cli.
  */
 import { execFileSync } from 'node:child_process';
@@ -37,6 +38,17 @@ const script = `
     .then((result) => console.log(JSON.stringify({ result, version: VERSION })));
 `;
 
+const useAi = `
+  const tools = withHooks({ shout: { description: 'd', execute: async (input) => input.text.toUpperCase() }, client: { description: 'no execute' } },
+    new HookRunner([{ beforeTool: (name, args) => (args.text === 'secret' ? skip('redacted', '[hidden]') : undefined) }]));
+  Promise.all([tools.shout.execute({ text: 'hi' }, { toolCallId: '1' }), tools.shout.execute({ text: 'secret' }, { toolCallId: '2' })])
+    .then((out) => console.log(JSON.stringify([...out, typeof tools.client.execute])));`;
+
+const useMcp = `
+  const client = { callTool: async (params) => ({ content: [{ type: 'text', text: params.name + ':' + JSON.stringify(params.arguments) }] }) };
+  const wrapped = withMcpHooks(client, new HookRunner([{ tools: /^mcp__fs__/, beforeTool: () => redirect({ newArgs: { path: '/sandbox' } }) }]), { server: 'fs' });
+  wrapped.callTool({ name: 'read', arguments: { path: '/etc' } }).then((out) => console.log(out.content[0].text));`;
+
 describe('the packed package', () => {
   it('works with import in an empty project', () => {
     const out = run('node', ['--input-type=module', '-e', `import * as toolhooks from 'toolhooks';\n${script}`], app);
@@ -57,6 +69,39 @@ describe('the packed package', () => {
     const cjs = run('node', ['-e', `const hooks = require('toolhooks/hooks'); const node = require('toolhooks/node');\n${check}`], app);
     expect(JSON.parse(esm)).toEqual(['function', 'function', 'function', 'function']);
     expect(JSON.parse(cjs)).toEqual(['function', 'function', 'function', 'function']);
+  });
+
+  it('installs without the adapters\' optional peers (ai, @modelcontextprotocol/sdk)', () => {
+    for (const peer of ['ai', '@modelcontextprotocol/sdk/client/index.js']) {
+      expect(() => run('node', ['-e', `require.resolve(${JSON.stringify(peer)})`], app)).toThrow(/Cannot find module/);
+    }
+  });
+
+  it('toolhooks/ai loads and works through require and import without ai installed', () => {
+    const expected = JSON.stringify(['HI', '[hidden]', 'undefined']);
+    expect(run('node', ['-e', `const { HookRunner, skip } = require('toolhooks'); const { withHooks } = require('toolhooks/ai');${useAi}`], app).trim()).toBe(expected);
+    expect(
+      run('node', ['--input-type=module', '-e', `import { HookRunner, skip } from 'toolhooks'; import { withHooks } from 'toolhooks/ai';${useAi}`], app).trim(),
+    ).toBe(expected);
+  });
+
+  it('toolhooks/mcp loads and works through require and import without the MCP SDK installed', () => {
+    const expected = 'read:{"path":"/sandbox"}';
+    expect(
+      run('node', ['-e', `const { HookRunner, redirect } = require('toolhooks'); const { withMcpHooks } = require('toolhooks/mcp');${useMcp}`], app).trim(),
+    ).toBe(expected);
+    expect(
+      run('node', ['--input-type=module', '-e', `import { HookRunner, redirect } from 'toolhooks'; import { withMcpHooks } from 'toolhooks/mcp';${useMcp}`], app).trim(),
+    ).toBe(expected);
+  });
+
+  it('each adapter entry exports exactly its public surface, in both formats', () => {
+    const list = (entry: string): string => `Object.keys(require('${entry}')).sort().join(',')`;
+    expect(run('node', ['-e', `console.log(${list('toolhooks/ai')})`], app).trim()).toBe('recordInvalidToolCalls,withHooks');
+    expect(run('node', ['-e', `console.log(${list('toolhooks/mcp')})`], app).trim()).toBe('McpToolError,withMcpHooks');
+    expect(
+      run('node', ['--input-type=module', '-e', `const m = await import('toolhooks/mcp'); console.log(Object.keys(m).sort().join(','))`], app).trim(),
+    ).toBe('McpToolError,withMcpHooks');
   });
 
   it('passes publint', () => {
