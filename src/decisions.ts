@@ -106,7 +106,7 @@ export function redirect(target: {
     kind: 'redirect',
     reason,
   };
-  if (newArgs !== undefined) decision.newArgs = Object.freeze(copyArgs(newArgs));
+  if (newArgs !== undefined) decision.newArgs = Object.freeze(mergeArgs(newArgs));
   if (newTool !== undefined) decision.newTool = newTool;
   return issue(Object.freeze(decision));
 }
@@ -194,16 +194,27 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * A shallow copy of an argument object that keeps own `__proto__` keys as data instead of letting
- * them change the copy's prototype.
+ * `{ ...args, ...newArgs }` as a new object, without mutating either and keeping own `__proto__` keys as
+ * plain data, so a hostile argument object cannot change the copy's prototype.
  * @internal
  */
-export function copyArgs(source: Readonly<Record<string, unknown>>): ToolArgs {
-  const copy: ToolArgs = {};
+export function mergeArgs(args: Readonly<ToolArgs>, newArgs?: Readonly<ToolArgs>): ToolArgs {
+  const merged: ToolArgs = {};
+  copyInto(merged, args);
+  if (newArgs !== undefined) copyInto(merged, newArgs);
+  return merged;
+}
+
+function copyInto(target: ToolArgs, source: Readonly<ToolArgs>): void {
   for (const key of Object.keys(source)) {
-    Object.defineProperty(copy, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    // Only `__proto__` needs defining: assigning it would set the prototype. Every other key is an own
+    // plain property of a plain object, so assignment creates the same data property, faster.
+    if (key === '__proto__') {
+      Object.defineProperty(target, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    } else {
+      target[key] = source[key];
+    }
   }
-  return copy;
 }
 
 /** @internal */

@@ -117,15 +117,6 @@ export function errorMessage(error: unknown): string {
   }
 }
 
-/** The type name of anything thrown: the Error's class name, else its `typeof`. */
-export function errorTypeName(error: unknown): string {
-  try {
-    if (error instanceof Error) return error.constructor?.name || error.name || 'Error';
-    return error === null ? 'null' : typeof error;
-  } catch {
-    return typeof error;
-  }
-}
 
 /** Calls a synchronous user function (a matcher); returns what it returned or what it threw. */
 export function callSync<T>(fn: () => T): { ok: true; value: T } | { ok: false; error: unknown } {

@@ -2,13 +2,13 @@
  * executeTool: one tool call with hooks around it — the boundary where decisions take effect.
  */
 import type { HookDecision, Redirect } from '../decisions.js';
+import { mergeArgs } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner, RunnerInternals, RunOptions } from '../runner.js';
 import { runnerInternals } from '../runner.js';
 import { ToolCall, runExecutor } from './tool-call.js';
 import {
-  mergeArgs,
   optionalCount,
   optionalString,
   requireArgs,

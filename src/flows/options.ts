@@ -36,26 +36,3 @@ export function optionalString(value: unknown, what: string): string | undefined
   if (value !== undefined && typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${typeName(value)}`);
   return value;
 }
-
-/**
- * `{ ...args, ...newArgs }` without mutating either, keeping `__proto__` keys as plain data so a
- * hostile `newArgs` cannot change the merged object's prototype.
- */
-export function mergeArgs(args: Readonly<ToolArgs>, newArgs: Readonly<ToolArgs> | undefined): ToolArgs {
-  const merged: ToolArgs = {};
-  copyInto(merged, args);
-  if (newArgs !== undefined) copyInto(merged, newArgs);
-  return merged;
-}
-
-function copyInto(target: ToolArgs, source: Readonly<ToolArgs>): void {
-  for (const key of Object.keys(source)) {
-    // Only `__proto__` needs defining: assigning it would set the prototype. Every other key is an own
-    // plain property of a plain object, so assignment creates the same data property, faster.
-    if (key === '__proto__') {
-      Object.defineProperty(target, key, { value: source[key], enumerable: true, writable: true, configurable: true });
-    } else {
-      target[key] = source[key];
-    }
-  }
-}
