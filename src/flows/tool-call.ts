@@ -10,7 +10,7 @@ import { HookAbortError } from '../errors.js';
 import type { Outcome, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerInternals } from '../runner.js';
 import { errorMessage } from '../guard.js';
-import { reportTelemetryFailure } from '../telemetry/failures.js';
+import { endSpan, reportTelemetryFailure, startRecordingSpan } from '../telemetry/failures.js';
 import {
   ATTR_ATTEMPT,
   ATTR_ERROR_TYPE,
@@ -161,7 +161,7 @@ export class ToolCall {
   /** Starts the `toolhooks.execute` span of one executor run; undefined when the call is not traced. */
   startExecute(toolName: string, attempt: number): Span | undefined {
     if (this.#span === undefined) return undefined;
-    return startSpan(this.#internals, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
+    return startRecordingSpan(this.#internals.tracer, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
   }
 
   /** Ends an executor run's span after the executor returned. */
@@ -239,25 +239,5 @@ async function runAndEnd<T, A>(job: { body: (arg: A, call: ToolCall) => Promise<
   } catch (error) {
     call.threw(error);
     throw error;
-  }
-}
-
-function startSpan(internals: RunnerInternals, name: string, attributes: Attributes): Span | undefined {
-  try {
-    const span = internals.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
-    if (span.isRecording()) return span;
-    span.end();
-    return undefined;
-  } catch (error) {
-    reportTelemetryFailure('startSpan', error);
-    return undefined;
-  }
-}
-
-function endSpan(span: Span): void {
-  try {
-    span.end();
-  } catch (error) {
-    reportTelemetryFailure('span.end', error);
   }
 }

@@ -4,11 +4,10 @@
  * @internal
  */
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
-import { SpanKind } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
 import type { FailureMode, HookErrorKind, Phase } from '../hook.js';
 import { errorMessage } from '../guard.js';
-import { reportTelemetryFailure } from './failures.js';
+import { reportTelemetryFailure, startRecordingSpan } from './failures.js';
 import {
   ATTR_DECISION,
   ATTR_DECISION_HOOK,
@@ -50,25 +49,7 @@ const SPAN_NAMES: Record<Phase, string> = {
 
 /** Starts a phase span, or returns undefined when the tracer fails or does not record. */
 export function startPhaseSpan(tracer: Tracer, phase: Phase, toolName: string): Span | undefined {
-  try {
-    const span = tracer.startSpan(SPAN_NAMES[phase], {
-      kind: SpanKind.INTERNAL,
-      attributes: { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase },
-    });
-    return span.isRecording() ? span : endQuietly(span);
-  } catch (error) {
-    reportTelemetryFailure('startSpan', error);
-    return undefined;
-  }
-}
-
-function endQuietly(span: Span): undefined {
-  try {
-    span.end();
-  } catch {
-    // a non-recording span that cannot end has nothing to lose
-  }
-  return undefined;
+  return startRecordingSpan(tracer, SPAN_NAMES[phase], { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase });
 }
 
 /** Adds the `toolhooks.hook.decision` event of one invoked hook. */
