@@ -1,15 +1,8 @@
 /**
  * The adapter examples, run the way their header says (`npx tsx examples/<name>.ts`), offline.
  */
-import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(import.meta.dirname, '../..');
-
-function runExample(name: string): string {
-  return execFileSync('npx', ['tsx', `examples/${name}.ts`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
+import { runExample } from './run-example.js';
 
 describe('examples/ai-agent.ts', () => {
   it('shows each decision in what the model received and nests execute_tool under ai.toolCall', () => {

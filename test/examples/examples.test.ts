@@ -2,30 +2,9 @@
  * Every example runs as a user would run it (`npx tsx examples/<name>.ts`) and prints what its
  * comments promise.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OtlpReceiver } from '../support/otlp-receiver.js';
-
-const root = resolve(import.meta.dirname, '../..');
-const tsx = resolve(root, 'node_modules/.bin/tsx');
-
-const execFileAsync = promisify(execFile);
-
-/** Runs an example without blocking this process (so a receiver in this process can answer it). */
-async function runExampleAsync(name: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
-  return execFileAsync(tsx, [`examples/${name}.ts`], { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
-}
-
-function runExample(name: string, env: Record<string, string> = {}): string {
-  return execFileSync(tsx, [`examples/${name}.ts`], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', ...env },
-  });
-}
+import { runExample, runExampleAsync } from './run-example.js';
 
 describe('examples', () => {
   it('quickstart: runs, redirects to the sandbox, aborts rm -rf', () => {

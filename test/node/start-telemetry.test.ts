@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
-import { context, diag, metrics, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api';
+import { diag, metrics, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import type { DiagLogger } from '@opentelemetry/api';
-import { logs } from '@opentelemetry/api-logs';
+import { resetOtelGlobals } from '../support/otel-globals.js';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -68,12 +68,7 @@ afterEach(async () => {
   handle = undefined;
   await receiver?.stop();
   receiver = undefined;
-  trace.disable();
-  metrics.disable();
-  logs.disable();
-  context.disable();
-  propagation.disable();
-  diag.disable();
+  resetOtelGlobals();
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
 });

@@ -14,8 +14,8 @@ import { Writable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { context, diag, DiagLogLevel, metrics, propagation, trace } from '@opentelemetry/api';
-import { logs } from '@opentelemetry/api-logs';
+import { diag, DiagLogLevel } from '@opentelemetry/api';
+import { resetOtelGlobals } from '../support/otel-globals.js';
 import pino from 'pino';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { abort, executeTool, HookAbortError, HookRunner, skip } from '../../src/index.js';
@@ -207,12 +207,7 @@ afterEach(async () => {
   await handle?.shutdown();
   handle = undefined;
   await receiver.stop();
-  trace.disable();
-  metrics.disable();
-  logs.disable();
-  context.disable();
-  propagation.disable();
-  diag.disable();
+  resetOtelGlobals();
   vi.unstubAllEnvs();
 });
 
