@@ -4,6 +4,7 @@
  * Decisions are frozen plain objects discriminated by `kind`, so they can be compared, logged and
  * returned as literals (`{ kind: 'continue' }`) as well as built with the constructors below.
  */
+import { typeName } from './describe.js';
 import type { ToolArgs } from './hook.js';
 
 /** Let the tool call go on unchanged. */
@@ -215,13 +216,6 @@ function copyInto(target: ToolArgs, source: Readonly<ToolArgs>): void {
       target[key] = source[key];
     }
   }
-}
-
-/** @internal */
-export function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
 }
 
 function requireString(value: unknown, what: string): void {

@@ -107,16 +107,6 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-/** The message of anything thrown, without ever throwing itself. */
-export function errorMessage(error: unknown): string {
-  try {
-    if (error instanceof Error) return error.message;
-    return String(error);
-  } catch {
-    return '[unprintable error]';
-  }
-}
-
 
 /** Calls a synchronous user function (a matcher); returns what it returned or what it threw. */
 export function callSync<T>(fn: () => T): { ok: true; value: T } | { ok: false; error: unknown } {

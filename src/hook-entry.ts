@@ -3,8 +3,8 @@
  * its effective timeout and failure mode, and its tool matcher.
  * @internal
  */
+import { typeName, withoutStatefulFlags } from './describe.js';
 import type { FailureMode, ToolHook, ToolMatcher } from './hook.js';
-import { typeName } from './decisions.js';
 
 export interface HookEntry<S> {
   readonly hook: ToolHook<S>;
@@ -66,8 +66,7 @@ function compileMatcher(tools: ToolMatcher | undefined, where: string): ((toolNa
     return (toolName) => names.has(toolName);
   }
   if (tools instanceof RegExp) {
-    // A global or sticky RegExp keeps lastIndex between test() calls; a copy without those flags does not.
-    const pattern = new RegExp(tools.source, tools.flags.replace(/[gy]/g, ''));
+    const pattern = withoutStatefulFlags(tools);
     return (toolName) => pattern.test(toolName);
   }
   if (typeof tools === 'function') return (toolName) => Boolean(tools(toolName));

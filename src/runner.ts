@@ -2,10 +2,11 @@
  * HookRunner: runs the registered hooks of one phase in order, aggregates their decisions (SPEC §2)
  * and records the phase as a span with one event per decision, shadowed decision and hook error.
  */
+import { errorMessage, typeName } from './describe.js';
 import type { Span, Tracer } from '@opentelemetry/api';
 import { context, diag, trace } from '@opentelemetry/api';
 import type { HookDecision } from './decisions.js';
-import { CONTINUE, abort, describeInvalidDecision, isPlainObject, normaliseDecision, typeName } from './decisions.js';
+import { CONTINUE, abort, describeInvalidDecision, isPlainObject, normaliseDecision } from './decisions.js';
 import { HookAbortError } from './errors.js';
 import type {
   FailureMode,
@@ -24,14 +25,7 @@ import type { HookEntry } from './hook-entry.js';
 import { checkFailureMode, checkTimeout, createHookEntry } from './hook-entry.js';
 import { InvocationContext } from './context.js';
 import type { Settled } from './guard.js';
-import {
-  InvalidHookDecisionError,
-  InvalidRedirectTargetError,
-  callObserver,
-  callSync,
-  callUser,
-  errorMessage,
-} from './guard.js';
+import { InvalidHookDecisionError, InvalidRedirectTargetError, callObserver, callSync, callUser } from './guard.js';
 import type { Capture, CaptureOptions } from './telemetry/capture.js';
 import { diagSafe, resolveCapture } from './telemetry/capture.js';
 import { endPhaseSpan, recordDecision, recordHookError, recordShadowed, startPhaseSpan } from './telemetry/phase-span.js';

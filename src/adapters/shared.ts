@@ -3,7 +3,7 @@
  * executeTool settings they forward.
  * @internal
  */
-import { typeName } from '../decisions.js';
+import { typeName } from '../describe.js';
 import { runnerInternals } from '../runner.js';
 import type { RunnerInternals } from '../runner.js';
 import { optionalCount } from '../flows/options.js';

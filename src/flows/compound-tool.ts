@@ -1,8 +1,9 @@
 /**
  * CompoundTool: an agent step followed by an executor step, with the hooks around the executor.
  */
+import { errorMessage } from '../describe.js';
 import { diag } from '@opentelemetry/api';
-import { callObserver, errorMessage } from '../guard.js';
+import { callObserver } from '../guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner.js';
 import { runnerInternals } from '../runner.js';

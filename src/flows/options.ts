@@ -3,7 +3,8 @@
  * before any hook runs.
  * @internal
  */
-import { isPlainObject, typeName } from '../decisions.js';
+import { typeName } from '../describe.js';
+import { isPlainObject } from '../decisions.js';
 import type { ToolArgs } from '../hook.js';
 
 export function requireObject(value: unknown, what: string): asserts value is Record<string, unknown> {

@@ -1,8 +1,8 @@
 /**
  * runPlan: a plan of subtasks, each run through the hooks as tool `meta:<name>`.
  */
+import { errorMessage } from '../describe.js';
 import { HookAbortError } from '../errors.js';
-import { errorMessage } from '../guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner.js';
 import { runnerInternals } from '../runner.js';

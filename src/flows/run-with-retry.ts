@@ -2,10 +2,11 @@
  * runWithRetry: an operation driven by a note (a prompt), retried with an enriched note when it
  * fails, with the hooks deciding at every step.
  */
+import { errorMessage } from '../describe.js';
 import { diag } from '@opentelemetry/api';
 import type { HookDecision, Skip } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
-import { callSync, errorMessage } from '../guard.js';
+import { callSync } from '../guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner, RunOptions } from '../runner.js';
 import { runnerInternals } from '../runner.js';

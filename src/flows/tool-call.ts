@@ -4,12 +4,12 @@
  * spans. Every telemetry step is guarded: a broken tracer never reaches the tool.
  * @internal
  */
+import { errorClassName, errorMessage } from '../describe.js';
 import type { Attributes, Span } from '@opentelemetry/api';
 import { INVALID_TRACEID, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { HookAbortError } from '../errors.js';
 import type { Outcome, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerInternals } from '../runner.js';
-import { errorMessage } from '../guard.js';
 import { endSpan, reportTelemetryFailure, startRecordingSpan } from '../telemetry/failures.js';
 import {
   ATTR_ATTEMPT,
@@ -34,12 +34,7 @@ import {
 
 /** `error.type` of anything thrown: `HookAbortError`, the error's class name, else `_OTHER`. */
 export function errorTypeOf(error: unknown): string {
-  try {
-    if (error instanceof Error) return error.constructor?.name || error.name || ERROR_TYPE_OTHER;
-  } catch {
-    // a hostile error object: fall through
-  }
-  return ERROR_TYPE_OTHER;
+  return errorClassName(error) ?? ERROR_TYPE_OTHER;
 }
 
 /** One flow call: its span, its counters, and how it ended. */

@@ -6,6 +6,7 @@
  * (cycles, BigInts, proxies whose every trap throws, getters that throw, megabyte arrays), the output
  * is valid JSON no longer than the capture's budget, with the values of sensitive keys replaced.
  */
+import { errorMessage, withoutStatefulFlags } from '../describe.js';
 
 /**
  * What toolhooks records of tool arguments and results (SPEC §5). Off by default: without it no
@@ -211,18 +212,8 @@ function fitQuoted(text: string, max: number, room: number): string | undefined 
   return JSON.stringify(text.slice(0, index) + truncatedMarker(text.length - index));
 }
 
-/** The message of anything thrown, without trusting it: it may be a Proxy or have a throwing getter. */
-function messageOf(error: unknown): string {
-  try {
-    if (error instanceof Error) return String(error.message);
-    return typeof error === 'string' ? error : String(error);
-  } catch {
-    return 'unknown error';
-  }
-}
-
 function unreadable(error: unknown): string {
-  return `[Unreadable: ${cut(messageOf(error), MAX_UNREADABLE_MESSAGE)}]`;
+  return `[Unreadable: ${cut(errorMessage(error), MAX_UNREADABLE_MESSAGE)}]`;
 }
 
 function describeFunction(fn: unknown): string {
@@ -501,7 +492,7 @@ function redactionMatcher(extra: readonly (string | RegExp)[]): (key: string) =>
   for (const entry of extra) {
     if (typeof entry === 'string') sources.push(entry.replace(REGEXP_SPECIALS, '\\$&'));
     // A g or y flag would make test() stateful (lastIndex) and skip matches on alternate calls.
-    else patterns.push(new RegExp(entry.source, entry.flags.replace(/[gy]/g, '')));
+    else patterns.push(withoutStatefulFlags(entry));
   }
   const combined = new RegExp(sources.join('|'), 'i');
   if (patterns.length === 0) return (key) => combined.test(key);
@@ -585,10 +576,10 @@ export function resolveCapture(options: CaptureOptions | undefined): Capture {
       return writer.value(value, '', '', 0, 0, false) === WROTE ? writer.out : 'null';
     } catch (error) {
       // Unreachable by design (every read is guarded); kept so that serialisation can never throw.
-      return JSON.stringify(`[Unserializable: ${cut(messageOf(error), MAX_UNREADABLE_MESSAGE)}]`);
+      return JSON.stringify(`[Unserializable: ${cut(errorMessage(error), MAX_UNREADABLE_MESSAGE)}]`);
     }
   };
-  const limit = (text: string): string => cut(typeof text === 'string' ? text : messageOf(text), maxLength);
+  const limit = (text: string): string => cut(typeof text === 'string' ? text : errorMessage(text), maxLength);
 
   return Object.freeze({ args, results, maxLength, maxTotalLength, serialize, limit, isRedactedKey });
 }

@@ -3,10 +3,10 @@
  * Every method is guarded: a broken tracer or span never breaks the phase.
  * @internal
  */
+import { errorClassName, errorMessage } from '../describe.js';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
 import type { FailureMode, HookErrorKind, Phase } from '../hook.js';
-import { errorMessage } from '../guard.js';
 import { reportTelemetryFailure, startRecordingSpan } from './failures.js';
 import {
   ATTR_DECISION,
@@ -129,7 +129,7 @@ export function exceptionAttributes(error: unknown, capture: Capture): Attribute
   try {
     if (error instanceof Error) {
       const attributes: Attributes = {
-        [ATTR_EXCEPTION_TYPE]: error.constructor?.name || error.name || 'Error',
+        [ATTR_EXCEPTION_TYPE]: errorClassName(error) ?? 'Error',
         [ATTR_EXCEPTION_MESSAGE]: capture.limit(errorMessage(error)),
       };
       const stack = readStack(error);

@@ -382,8 +382,8 @@ describe('values JSON cannot represent', () => {
     ).toEqual({
       a: { x: '[Unreadable: getter failed]' },
       b: { x: '[Unreadable: a plain string]' },
-      c: { x: '[Unreadable: unknown error]' },
-      d: { x: '[Unreadable: unknown error]' },
+      c: { x: '[Unreadable: [unprintable error]]' },
+      d: { x: '[Unreadable: [unprintable error]]' },
       e: { x: `[Unreadable: ${'m'.repeat(200)}…[truncated 800]]` },
     });
   });

@@ -4,8 +4,9 @@
  * `experimental_repairToolCall`; this builds one that records the call as failed and then lets the
  * SDK's own error reach the model unchanged (or defers to the caller's own repair function).
  */
+import { typeName } from '../../describe.js';
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
-import { isPlainObject, typeName } from '../../decisions.js';
+import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner, RunnerInternals } from '../../runner.js';
 import { ToolCall } from '../../flows/tool-call.js';

@@ -2,8 +2,9 @@
  * withHooks: an AI SDK tool set whose tools run through executeTool, so hook decisions take effect
  * inside `generateText` / `streamText` and every call gets its `execute_tool` span.
  */
+import { typeName } from '../../describe.js';
 import type { ToolSet } from 'ai';
-import { isPlainObject, typeName } from '../../decisions.js';
+import { isPlainObject } from '../../decisions.js';
 import { HookAbortError } from '../../errors.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner.js';

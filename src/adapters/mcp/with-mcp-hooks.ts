@@ -2,7 +2,8 @@
  * withMcpHooks: an MCP client whose `callTool` runs through executeTool, so hook decisions take
  * effect on MCP tool calls and every call gets its `execute_tool mcp__<server>__<tool>` span.
  */
-import { isPlainObject, typeName } from '../../decisions.js';
+import { typeName } from '../../describe.js';
+import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner.js';
 import type { Executor } from '../../flows/execute-tool.js';
