@@ -1,6 +1,6 @@
 /**
  * Every telemetry name toolhooks emits: span, event, attribute, metric and log field names.
- * Dashboards and alerts depend on these strings; change them only with the contract (SPEC §4).
+ * Dashboards and alerts depend on these strings (docs/telemetry.md lists them): never rename one lightly.
  *
  * The `gen_ai.*` names are copied from the OpenTelemetry GenAI semantic conventions (still in
  * development upstream) rather than imported, so an upstream rename cannot silently change ours.
