@@ -3,7 +3,7 @@
  * text within a character budget, whatever the value holds (cycles, BigInts, proxies whose every trap
  * throws, getters that throw, endless iterators, megabyte arrays). See docs/capture.md for the output.
  *
- * It is one piece (about 360 lines) because the budget invariant `out.length + reserve <= budget` is
+ * It is one piece (about 350 lines) because the budget invariant `out.length + reserve <= budget` is
  * kept jointly by the leaf writers, the container writers and their closing reserve: split apart, no
  * module could be read on its own to check that invariant.
  * @internal
@@ -118,6 +118,15 @@ function describeBinary(value: object, byteLength: unknown): string {
   return typeof byteLength === 'number' ? `[${name}: ${byteLength} bytes]` : `[${name}]`;
 }
 
+/** Where a container is written: its key (for `toJSON`), the text before it, its depth and closing reserve. */
+interface Place {
+  readonly key: string;
+  readonly prefix: string;
+  readonly depth: number;
+  readonly reserve: number;
+  readonly inObject: boolean;
+}
+
 /**
  * One serialisation: a single walk that writes JSON text and keeps, at every step, the invariant
  * `out.length + reserve ≤ budget`, where `reserve` is what the open containers need to close. A value
@@ -175,7 +184,7 @@ class JsonWriter {
         return this.string(describeFunction(value), prefix, reserve);
       case 'object':
         if (value === null) return this.leaf('null', prefix, reserve);
-        return this.object(value, key, prefix, depth, reserve, inObject, false);
+        return this.object(value, { key, prefix, depth, reserve, inObject }, false);
       default:
         return this.leaf('null', prefix, reserve);
     }
@@ -185,35 +194,20 @@ class JsonWriter {
    * Any failure while reading the object records it as unreadable instead. Reads that can throw happen
    * before anything is written or are guarded one by one; the rollback is defence in depth.
    */
-  private object(
-    value: object,
-    key: string,
-    prefix: string,
-    depth: number,
-    reserve: number,
-    inObject: boolean,
-    converted: boolean,
-  ): Status {
+  private object(value: object, place: Place, converted: boolean): Status {
     const mark = this.out.length;
     const ancestors = this.ancestors.length;
     try {
-      return this.objectUnguarded(value, key, prefix, depth, reserve, inObject, converted);
+      return this.objectUnguarded(value, place, converted);
     } catch (error) {
       this.out = this.out.slice(0, mark);
       this.ancestors.length = ancestors;
-      return this.string(unreadable(error), prefix, reserve);
+      return this.string(unreadable(error), place.prefix, place.reserve);
     }
   }
 
-  private objectUnguarded(
-    value: object,
-    key: string,
-    prefix: string,
-    depth: number,
-    reserve: number,
-    inObject: boolean,
-    converted: boolean,
-  ): Status {
+  private objectUnguarded(value: object, place: Place, converted: boolean): Status {
+    const { key, prefix, depth, reserve, inObject } = place;
     if (this.ancestors.includes(value)) return this.string('[Circular]', prefix, reserve);
     // Before toJSON: Buffer's toJSON would spell out every byte.
     if (ArrayBuffer.isView(value)) return this.string(describeBinary(value, value.byteLength), prefix, reserve);
@@ -224,7 +218,7 @@ class JsonWriter {
       const toJSON = (value as { toJSON?: unknown }).toJSON;
       if (typeof toJSON === 'function') {
         const json: unknown = toJSON.call(value, key);
-        if (typeof json === 'object' && json !== null) return this.object(json, key, prefix, depth, reserve, inObject, true);
+        if (typeof json === 'object' && json !== null) return this.object(json, place, true);
         return this.value(json, key, prefix, depth, reserve, inObject);
       }
     }
@@ -235,13 +229,13 @@ class JsonWriter {
     if (Array.isArray(value)) {
       const array: readonly unknown[] = value;
       if (depth >= MAX_DEPTH) return this.string(`[Array(${array.length})]`, prefix, reserve);
-      return this.items(value, array.length, (index) => array[index], prefix, depth, reserve);
+      return this.items(value, array.length, (index) => array[index], place);
     }
     if (depth >= MAX_DEPTH) return this.string('[Object]', prefix, reserve);
     if (value instanceof Set) {
       const size = value.size;
       const items = this.take(value.values(), size);
-      return this.items(value, size, (index) => items[index], prefix, depth, reserve);
+      return this.items(value, size, (index) => items[index], place);
     }
     if (value instanceof Map) {
       const size = value.size;
@@ -251,15 +245,15 @@ class JsonWriter {
         keys.push(mapKey(entryKey));
         values.push(entryValue);
       }
-      return this.members(value, keys, size, (index) => values[index], prefix, depth, reserve);
+      return this.members(value, keys, size, (index) => values[index], place);
     }
     if (value instanceof Error) {
       const error = value;
-      return this.members(value, ['name', 'message'], 2, (index) => (index === 0 ? error.name : error.message), prefix, depth, reserve);
+      return this.members(value, ['name', 'message'], 2, (index) => (index === 0 ? error.name : error.message), place);
     }
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record);
-    return this.members(value, keys, keys.length, (index) => record[keys[index] as string], prefix, depth, reserve);
+    return this.members(value, keys, keys.length, (index) => record[keys[index] as string], place);
   }
 
   /**
@@ -277,7 +271,7 @@ class JsonWriter {
     return taken;
   }
 
-  private items(self: object, count: number, read: (index: number) => unknown, prefix: string, depth: number, reserve: number): Status {
+  private items(self: object, count: number, read: (index: number) => unknown, { prefix, depth, reserve }: Place): Status {
     const inner = reserve + CLOSE_RESERVE;
     if (!this.fits(prefix.length + 1, inner)) return NO_FIT;
     this.out += `${prefix}[`;
@@ -299,15 +293,8 @@ class JsonWriter {
     return WROTE;
   }
 
-  private members(
-    self: object,
-    keys: readonly string[],
-    count: number,
-    read: (index: number) => unknown,
-    prefix: string,
-    depth: number,
-    reserve: number,
-  ): Status {
+  private members(self: object, keys: readonly string[], count: number, read: (index: number) => unknown, place: Place): Status {
+    const { prefix, depth, reserve } = place;
     const inner = reserve + CLOSE_RESERVE;
     if (!this.fits(prefix.length + 1, inner)) return NO_FIT;
     this.out += `${prefix}{`;
