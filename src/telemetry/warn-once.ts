@@ -43,3 +43,31 @@ export class FailureCounter {
     }
   }
 }
+
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+/** Whether a diag logger is registered (the API keeps it in its global slot, shared by every API copy). */
+export function diagLoggerRegistered(): boolean {
+  const api = (globalThis as Record<symbol, { diag?: unknown } | undefined>)[API_GLOBAL];
+  return api?.diag !== undefined;
+}
+
+/**
+ * Says something the user must see even without a diag logger: through `diag.warn` when a diag logger is
+ * registered, else as a Node process warning with `code` (printed to stderr unless `--no-warnings`; an
+ * app can route it with `process.on('warning')`). Never throws.
+ *
+ * @example
+ * ```ts
+ * warnVisibly('toolhooks: telemetry dropped at shutdown: 3 spans (connection refused at http://localhost:4318/v1/traces)', 'TOOLHOOKS_TELEMETRY_DROPPED');
+ * ```
+ */
+export function warnVisibly(message: string, code: string): void {
+  const line = diagSafe(message);
+  try {
+    if (diagLoggerRegistered() || typeof process === 'undefined' || typeof process.emitWarning !== 'function') diag.warn(line);
+    else process.emitWarning(line, { code });
+  } catch {
+    // nowhere left to say it
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Waiting for what was written to stdout to leave the process. On Linux a pipe (`node app | tee log`, a
+ * test harness, a container's log driver) is written asynchronously: `process.exit()` right after
+ * printing loses whatever is still buffered. The console exporters wait for this in flush and shutdown.
+ * @internal
+ */
+
+/**
+ * Resolves once everything written to `process.stdout` so far has been handed to the OS (an empty write
+ * completes after the writes before it); at once when nothing is buffered or stdout is closed. Never
+ * rejects.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(tree);
+ * await stdoutFlushed(); // now process.exit() keeps the tree
+ * ```
+ */
+export function stdoutFlushed(): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      const stdout = process.stdout;
+      // Nothing buffered (a synchronous write, or a stream replaced for a test): nothing to wait for.
+      if (stdout.destroyed || stdout.writableEnded || stdout.writableLength === 0) {
+        resolve();
+        return;
+      }
+      stdout.write('', () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}
