@@ -8,7 +8,7 @@ import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { warnVisibly } from '../telemetry/warn-once.js';
 import type { OutstandingDrops } from './drop-reporter.js';
 import type { SignalExport } from './exporters.js';
-import { stdoutFlushed } from './stdout.js';
+import { outputFlushed } from './stdout.js';
 
 /**
  * What became of a {@link startTelemetry} call:
@@ -125,7 +125,7 @@ export class RunningTelemetry implements TelemetryHandle {
       if (drops !== undefined && drops.dropped > 0) dropped.push({ drops, target: signal.target });
     }
     if (dropped.length > 0) warnVisibly(droppedAtShutdown(dropped), 'TOOLHOOKS_TELEMETRY_DROPPED');
-    await withDeadline(stdoutFlushed(), shutdownTimeoutMillis);
+    await withDeadline(outputFlushed(), shutdownTimeoutMillis);
     this.#parts.unregister();
   }
 }
