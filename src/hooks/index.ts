@@ -1,5 +1,5 @@
 /**
- * toolhooks/hooks — built-in observer hooks: {@link MetricsHook} records the SPEC §4 metrics and
+ * toolhooks/hooks — built-in observer hooks: {@link MetricsHook} records the metrics listed in docs/telemetry.md and
  * {@link LoggingHook} writes structured pino records linked to their spans (and to OTLP through
  * {@link otelDestination}).
  *

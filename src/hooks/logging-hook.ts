@@ -1,7 +1,7 @@
 /**
  * LoggingHook: writes the runner's observer events as structured pino records, linked to their spans.
  */
-import { diag, isSpanContextValid, trace } from '@opentelemetry/api';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino from 'pino';
 import type { Level, LevelWithSilentOrString, Logger } from 'pino';
 import type { PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
@@ -36,6 +36,7 @@ import {
   LOG_TRACE_FLAGS,
   LOG_TRACE_ID,
 } from '../telemetry/semconv.js';
+import { FailureCounter } from '../telemetry/warn-once.js';
 import { otelDestination } from './otel-destination.js';
 
 /**
@@ -73,7 +74,9 @@ type Fields = Record<string, unknown>;
  * error serialised by pino's `err` serializer). Every record carries `trace_id`, `span_id` and
  * `trace_flags` of the span active when the event was delivered (the phase span or the `execute_tool`
  * span), so logs and traces join up. Field names are the span attribute names (`gen_ai.tool.name`,
- * `toolhooks.outcome`, ...). Argument and result values are never logged. It never throws.
+ * `toolhooks.outcome`, ...). Argument and result values are logged only when the runner's `capture` option
+ * records them (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`, `toolhooks.redirect.args`), already
+ * redacted and bounded (see docs/capture.md). It never throws.
  *
  * @example
  * ```ts
@@ -88,7 +91,7 @@ export class LoggingHook implements ToolHook {
   readonly name: string;
   readonly tools?: ToolMatcher;
   readonly #logger: Logger;
-  #failures = 0;
+  readonly #failures = new FailureCounter('the tool call is unaffected');
 
   constructor(options: LoggingHookOptions = {}) {
     this.name = options.name ?? 'LoggingHook';
@@ -106,7 +109,7 @@ export class LoggingHook implements ToolHook {
       if (event.type === 'tool') this.#logTool(event);
       else this.#logPhase(event);
     } catch (error) {
-      if (this.#failures++ === 0) diag.warn(`toolhooks: ${this.name} could not log an event; further failures are not logged`, error);
+      this.#failures.report(`${this.name} could not log an event`, error);
     }
   }
 

@@ -1,7 +1,8 @@
 /**
- * MetricsHook: turns the runner's observer events into the OpenTelemetry metrics of SPEC §4.
+ * MetricsHook: turns the runner's observer events into the OpenTelemetry metrics listed in
+ * docs/telemetry.md ("Metrics").
  */
-import { diag, metrics, ValueType } from '@opentelemetry/api';
+import { metrics, ValueType } from '@opentelemetry/api';
 import type { Attributes, Counter, Histogram, Meter, MeterProvider } from '@opentelemetry/api';
 import type { PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
 import {
@@ -26,6 +27,8 @@ import {
   METRIC_TOOL_DURATION,
   TOOL_DURATION_BUCKETS,
 } from '../telemetry/semconv.js';
+import { FollowGlobal } from '../telemetry/follow-global.js';
+import { FailureCounter } from '../telemetry/warn-once.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -76,68 +79,60 @@ interface Instruments {
 export class MetricsHook implements ToolHook {
   readonly name: string;
   readonly tools?: ToolMatcher;
-  readonly #fixedMeter: Meter | undefined;
-  #provider: MeterProvider | undefined;
-  #instruments: Instruments | undefined;
-  #failures = 0;
+  readonly #instruments: FollowGlobal<MeterProvider, Instruments> | { get(): Instruments };
+  readonly #failures = new FailureCounter('the tool call is unaffected');
 
   constructor(options: MetricsHookOptions = {}) {
     this.name = options.name ?? 'MetricsHook';
     if (options.tools !== undefined) this.tools = options.tools;
-    this.#fixedMeter = options.meter;
-    if (options.meter !== undefined) this.#instruments = createInstruments(options.meter);
+    const meter = options.meter;
+    if (meter === undefined) {
+      this.#instruments = new FollowGlobal(
+        () => metrics.getMeterProvider(),
+        (provider) => createInstruments(provider.getMeter(INSTRUMENTATION_NAME, VERSION)),
+      );
+    } else {
+      const fixed = createInstruments(meter);
+      this.#instruments = { get: () => fixed };
+    }
   }
 
   /** Records one observer event. Called by the runner; never throws. */
   onEvent(event: ToolHookEvent): void {
     try {
-      const instruments = this.#currentInstruments();
+      const instruments = this.#instruments.get();
       if (event.type === 'tool') recordTool(instruments, event);
       else recordPhase(instruments, event);
     } catch (error) {
-      // Metrics must never disturb a tool call; say so once, then count silently.
-      if (this.#failures++ === 0) diag.warn(`toolhooks: ${this.name} could not record an event; further failures are not logged`, error);
+      // Metrics must never disturb a tool call.
+      this.#failures.report(`${this.name} could not record an event`, error);
     }
-  }
-
-  #currentInstruments(): Instruments {
-    if (this.#fixedMeter !== undefined && this.#instruments !== undefined) return this.#instruments;
-    const provider = metrics.getMeterProvider();
-    if (provider !== this.#provider || this.#instruments === undefined) {
-      this.#provider = provider;
-      this.#instruments = createInstruments(provider.getMeter(INSTRUMENTATION_NAME, VERSION));
-    }
-    return this.#instruments;
   }
 }
 
 function createInstruments(meter: Meter): Instruments {
+  const counter = (name: string, description: string, unit: string): Counter =>
+    meter.createCounter(name, { description, unit, valueType: ValueType.INT });
+  const histogram = (name: string, description: string, buckets: readonly number[]): Histogram =>
+    meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: [...buckets] } });
   return {
-    toolDuration: meter.createHistogram(METRIC_TOOL_DURATION, {
-      description: 'Duration of tool calls run through toolhooks, from the first hook to the result.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: [...TOOL_DURATION_BUCKETS] },
-    }),
-    toolCalls: meter.createCounter(METRIC_TOOL_CALLS, {
-      description: 'Tool calls run through toolhooks, by outcome.',
-      unit: '{call}',
-      valueType: ValueType.INT,
-    }),
-    hookDecisions: meter.createCounter(METRIC_HOOK_DECISIONS, {
-      description: 'Decisions issued by hooks, one per invoked hook; shadowed ones lost to an earlier decision.',
-      unit: '{decision}',
-      valueType: ValueType.INT,
-    }),
-    hookErrors: meter.createCounter(METRIC_HOOK_ERRORS, {
-      description: 'Hook failures (throw, timeout, invalid decision, unknown redirect target) the runner swallowed.',
-      unit: '{error}',
-      valueType: ValueType.INT,
-    }),
-    hookDuration: meter.createHistogram(METRIC_HOOK_DURATION, {
-      description: 'Duration of one hook method invocation.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: [...HOOK_DURATION_BUCKETS] },
-    }),
+    toolDuration: histogram(
+      METRIC_TOOL_DURATION,
+      'Duration of tool calls run through toolhooks, from the first hook to the result.',
+      TOOL_DURATION_BUCKETS,
+    ),
+    toolCalls: counter(METRIC_TOOL_CALLS, 'Tool calls run through toolhooks, by outcome.', '{call}'),
+    hookDecisions: counter(
+      METRIC_HOOK_DECISIONS,
+      'Decisions issued by hooks, one per invoked hook; shadowed ones lost to an earlier decision.',
+      '{decision}',
+    ),
+    hookErrors: counter(
+      METRIC_HOOK_ERRORS,
+      'Hook failures (throw, timeout, invalid decision, unknown redirect target) the runner swallowed.',
+      '{error}',
+    ),
+    hookDuration: histogram(METRIC_HOOK_DURATION, 'Duration of one hook method invocation.', HOOK_DURATION_BUCKETS),
   };
 }
 

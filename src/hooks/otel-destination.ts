@@ -2,12 +2,14 @@
  * A pino destination that forwards every record to the OpenTelemetry Logs API, so that records written
  * through pino also reach the registered LoggerProvider (and its OTLP exporter).
  */
-import { context, diag, isSpanContextValid, trace } from '@opentelemetry/api';
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
 import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import type { AnyValueMap, Logger as OTelLogger, LoggerProvider, LogRecord } from '@opentelemetry/api-logs';
 import type { DestinationStream } from 'pino';
 import { INSTRUMENTATION_NAME, LOG_SPAN_ID, LOG_TRACE_FLAGS, LOG_TRACE_ID } from '../telemetry/semconv.js';
+import { FollowGlobal } from '../telemetry/follow-global.js';
+import { FailureCounter } from '../telemetry/warn-once.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -58,34 +60,26 @@ export function otelDestination(options: OTelDestinationOptions = {}): Destinati
 }
 
 class OTelDestination implements DestinationStream {
-  readonly #name: string;
-  #provider: LoggerProvider | undefined;
-  #logger: OTelLogger | undefined;
-  #failures = 0;
+  // getLogger() may be costly, so the logger is kept until the global provider changes.
+  readonly #logger: FollowGlobal<LoggerProvider, OTelLogger>;
+  readonly #failures = new FailureCounter('the record still went to the other destinations');
 
   constructor(name: string) {
-    this.#name = name;
+    this.#logger = new FollowGlobal(
+      () => logs.getLoggerProvider(),
+      (provider) => provider.getLogger(name, VERSION),
+    );
   }
 
   write(line: string): void {
     try {
       const record: unknown = JSON.parse(line);
       if (record === null || typeof record !== 'object' || Array.isArray(record)) return;
-      this.#currentLogger().emit(toLogRecord(record as Record<string, unknown>));
+      this.#logger.get().emit(toLogRecord(record as Record<string, unknown>));
     } catch (error) {
       // A logging destination must never throw into the code that logs.
-      if (this.#failures++ === 0) diag.warn('toolhooks: could not forward a pino record to OpenTelemetry; further failures are not logged', error);
+      this.#failures.report('could not forward a pino record to OpenTelemetry', error);
     }
-  }
-
-  #currentLogger(): OTelLogger {
-    // getLogger() may be costly, so the logger is kept until the global provider changes.
-    const provider = logs.getLoggerProvider();
-    if (provider !== this.#provider || this.#logger === undefined) {
-      this.#provider = provider;
-      this.#logger = provider.getLogger(this.#name, VERSION);
-    }
-    return this.#logger;
   }
 }
 

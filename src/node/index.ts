@@ -1,19 +1,21 @@
 /**
  * toolhooks/node — {@link startTelemetry}, the one-call OpenTelemetry SDK setup that sends toolhooks'
- * traces, metrics and logs over OTLP/HTTP (and optionally serves metrics to Prometheus).
+ * traces, metrics and logs over OTLP/HTTP (and optionally serves metrics to Prometheus), and
+ * {@link TreeSpanExporter}, which prints each trace as a tree.
  *
  * @example
  * ```ts
  * import { startTelemetry } from 'toolhooks/node';
  *
- * const telemetry = await startTelemetry({ serviceName: 'my-agent' }); // OTLP to http://localhost:4318
+ * const telemetry = startTelemetry({ serviceName: 'my-agent' }); // OTLP to http://localhost:4318
  * // ... run the agent ...
  * await telemetry.shutdown();
  * ```
  * @packageDocumentation
  */
 export { startTelemetry } from './start-telemetry.js';
-export type { StartTelemetryOptions, TelemetryHandle, TelemetryStatus } from './start-telemetry.js';
-export type { OtlpProtocol } from './config.js';
+export type { StartTelemetryOptions } from './options.js';
+export type { TelemetryHandle, TelemetryStatus } from './handle.js';
+export type { OtlpProtocol } from './environment.js';
 export { TreeSpanExporter } from './tree-exporter.js';
 export type { TreeSpanExporterOptions } from './tree-exporter.js';

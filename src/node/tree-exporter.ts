@@ -1,7 +1,9 @@
 /**
  * A span exporter that prints each finished trace as a tree, with durations and the toolhooks
  * decision, shadowed-decision and hook-error events in a compact form. Meant for terminals: the
- * demo, local development, and CI logs.
+ * demo, local development, and CI logs. Every name, reason and message is printed with its control
+ * characters escaped (they can come from a model or a remote MCP server): only the tree's own line
+ * breaks and colours reach the terminal.
  */
 import type { HrTime } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
@@ -34,6 +36,8 @@ import {
   EVENT_HOOK_ERROR,
   SPAN_EXECUTE,
 } from '../telemetry/semconv.js';
+import { escapeControlCharacters } from '../telemetry/capture.js';
+import { stdoutFlushed } from './stdout.js';
 
 /** Options of a {@link TreeSpanExporter}. */
 export interface TreeSpanExporterOptions {
@@ -56,12 +60,14 @@ export interface TreeSpanExporterOptions {
  */
 export class TreeSpanExporter implements SpanExporter {
   readonly #write: (text: string) => void;
+  readonly #toStdout: boolean;
   readonly #color: boolean;
   readonly #pending = new Map<string, ReadableSpan[]>();
   #stopped = false;
   #flushScheduled = false;
 
   constructor(options: TreeSpanExporterOptions = {}) {
+    this.#toStdout = options.write === undefined;
     this.#write = options.write ?? ((text) => void process.stdout.write(text));
     this.#color = options.color ?? (options.write === undefined && process.stdout.isTTY === true);
   }
@@ -90,9 +96,10 @@ export class TreeSpanExporter implements SpanExporter {
     }
   }
 
+  /** Prints every trace still pending; when writing to stdout, resolves once the text has left the process. */
   forceFlush(): Promise<void> {
     for (const traceId of [...this.#pending.keys()]) this.#print(traceId);
-    return Promise.resolve();
+    return this.#toStdout ? stdoutFlushed() : Promise.resolve();
   }
 
   shutdown(): Promise<void> {
@@ -135,20 +142,20 @@ export class TreeSpanExporter implements SpanExporter {
   #describe(span: ReadableSpan): string {
     const a = span.attributes;
     const duration = `${(toMs(span.endTime) - toMs(span.startTime)).toFixed(1)} ms`;
-    const parts = [this.#bold(span.name), this.#dim(duration)];
-    if (a[ATTR_GEN_AI_TOOL_CALL_ID] !== undefined) parts.push(this.#dim(`id=${String(a[ATTR_GEN_AI_TOOL_CALL_ID])}`));
-    if (a[ATTR_OUTCOME] !== undefined) parts.push(this.#outcome(String(a[ATTR_OUTCOME])));
+    const parts = [this.#bold(show(span.name)), this.#dim(duration)];
+    if (a[ATTR_GEN_AI_TOOL_CALL_ID] !== undefined) parts.push(this.#dim(`id=${show(a[ATTR_GEN_AI_TOOL_CALL_ID])}`));
+    if (a[ATTR_OUTCOME] !== undefined) parts.push(this.#outcome(show(a[ATTR_OUTCOME])));
     const effective = a[ATTR_TOOL_EFFECTIVE_NAME];
-    if (effective !== undefined && effective !== a[ATTR_GEN_AI_TOOL_NAME]) parts.push(`→ ${String(effective)}`);
+    if (effective !== undefined && effective !== a[ATTR_GEN_AI_TOOL_NAME]) parts.push(`→ ${show(effective)}`);
     else if (a[ATTR_REDIRECTED] === true) parts.push('redirected');
-    if (Number(a[ATTR_RETRIES] ?? 0) > 0) parts.push(`retries=${String(a[ATTR_RETRIES])}`);
-    if (Number(a[ATTR_REEXECUTIONS] ?? 0) > 0) parts.push(`reexecutions=${String(a[ATTR_REEXECUTIONS])}`);
-    if (a[ATTR_ERROR_TYPE] !== undefined) parts.push(this.#red(`error.type=${String(a[ATTR_ERROR_TYPE])}`));
+    if (Number(a[ATTR_RETRIES] ?? 0) > 0) parts.push(`retries=${show(a[ATTR_RETRIES])}`);
+    if (Number(a[ATTR_REEXECUTIONS] ?? 0) > 0) parts.push(`reexecutions=${show(a[ATTR_REEXECUTIONS])}`);
+    if (a[ATTR_ERROR_TYPE] !== undefined) parts.push(this.#red(`error.type=${show(a[ATTR_ERROR_TYPE])}`));
     if (a[ATTR_DECISION] !== undefined && span.name !== SPAN_EXECUTE) {
-      const hook = a[ATTR_DECISION_HOOK] === undefined ? '' : ` by ${String(a[ATTR_DECISION_HOOK])}`;
-      parts.push(`decision=${String(a[ATTR_DECISION])}${hook}`);
+      const hook = a[ATTR_DECISION_HOOK] === undefined ? '' : ` by ${show(a[ATTR_DECISION_HOOK])}`;
+      parts.push(`decision=${show(a[ATTR_DECISION])}${hook}`);
     }
-    if (span.name === SPAN_EXECUTE && a[ATTR_ATTEMPT] !== undefined) parts.push(`attempt=${String(a[ATTR_ATTEMPT])}`);
+    if (span.name === SPAN_EXECUTE && a[ATTR_ATTEMPT] !== undefined) parts.push(`attempt=${show(a[ATTR_ATTEMPT])}`);
     if (span.status.code === 2 && span.status.message) parts.push(this.#red(`"${oneLine(span.status.message)}"`));
     return parts.join('  ');
   }
@@ -157,21 +164,21 @@ export class TreeSpanExporter implements SpanExporter {
     const reason = a[ATTR_DECISION_REASON] === undefined ? '' : ` "${oneLine(String(a[ATTR_DECISION_REASON]))}"`;
     if (name === EVENT_HOOK_DECISION) {
       const target = [
-        a[ATTR_REDIRECT_NEW_TOOL] === undefined ? '' : ` → ${String(a[ATTR_REDIRECT_NEW_TOOL])}`,
-        a[ATTR_REDIRECT_ARG_KEYS] === undefined ? '' : ` args[${(a[ATTR_REDIRECT_ARG_KEYS] as string[]).join(',')}]`,
+        a[ATTR_REDIRECT_NEW_TOOL] === undefined ? '' : ` → ${show(a[ATTR_REDIRECT_NEW_TOOL])}`,
+        a[ATTR_REDIRECT_ARG_KEYS] === undefined ? '' : ` args[${show((a[ATTR_REDIRECT_ARG_KEYS] as string[]).join(','))}]`,
       ].join('');
       const ms = typeof a[ATTR_HOOK_DURATION_MS] === 'number' ? ` ${this.#dim(`(${a[ATTR_HOOK_DURATION_MS].toFixed(2)} ms)`)}` : '';
-      return `• ${String(a[ATTR_HOOK_NAME])}: ${String(a[ATTR_DECISION])}${target}${reason}${ms}`;
+      return `• ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_DECISION])}${target}${reason}${ms}`;
     }
     if (name === EVENT_HOOK_DECISION_SHADOWED) {
-      return this.#dim(`~ ${String(a[ATTR_HOOK_NAME])}: ${String(a[ATTR_DECISION])}${reason} (shadowed by ${String(a[ATTR_DECISION_WINNER])})`);
+      return this.#dim(`~ ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_DECISION])}${reason} (shadowed by ${show(a[ATTR_DECISION_WINNER])})`);
     }
     if (name === EVENT_HOOK_ERROR) {
       return this.#yellow(
-        `! ${String(a[ATTR_HOOK_NAME])}: ${String(a[ATTR_HOOK_ERROR_KIND])} ${String(a[ATTR_EXCEPTION_TYPE])}: ${oneLine(String(a[ATTR_EXCEPTION_MESSAGE]))} [fail-${String(a[ATTR_FAILURE_MODE])}]`,
+        `! ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_HOOK_ERROR_KIND])} ${show(a[ATTR_EXCEPTION_TYPE])}: ${oneLine(String(a[ATTR_EXCEPTION_MESSAGE]))} [fail-${show(a[ATTR_FAILURE_MODE])}]`,
       );
     }
-    return `· ${name}`;
+    return `· ${show(name)}`;
   }
 
   #outcome(outcome: string): string {
@@ -191,10 +198,18 @@ export class TreeSpanExporter implements SpanExporter {
   #yellow = (t: string): string => this.#paint('33', t);
 }
 
-/** A message fit for one line of the tree: whitespace runs (newlines included) folded, at most 200 characters. */
+/** An attribute value as printed: its string form with control characters escaped. */
+function show(value: unknown): string {
+  return escapeControlCharacters(String(value));
+}
+
+/**
+ * A message fit for one line of the tree: whitespace runs (newlines included) folded, at most 200
+ * characters, other control characters escaped.
+ */
 function oneLine(text: string): string {
   const folded = text.replace(/\s+/g, ' ').trim();
-  return folded.length > 200 ? `${folded.slice(0, 200)}…` : folded;
+  return escapeControlCharacters(folded.length > 200 ? `${folded.slice(0, 200)}…` : folded);
 }
 
 function toMs(time: HrTime): number {

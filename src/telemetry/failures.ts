@@ -1,29 +1,23 @@
 /**
  * Where telemetry failures go: a tracer, span or exporter that throws is reported through OTel's
- * `diag` — once, then counted — and never reaches the tool path. Also the guarded span start and end
+ * `diag` — once, then counted (see warn-once.ts) — and never reaches the tool path. Also the guarded span start and end
  * that the phase and call spans share.
  * @internal
  */
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
-import { SpanKind, diag } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
+import { FailureCounter } from './warn-once.js';
 
-let failures = 0;
+const failures = new FailureCounter('the tool call is unaffected');
 
 /** Reports a telemetry failure: the first through `diag.warn`, later ones with a running count. */
 export function reportTelemetryFailure(where: string, error: unknown): void {
-  failures += 1;
-  try {
-    if (failures === 1 || Number.isInteger(Math.log10(failures))) {
-      diag.warn(`toolhooks: telemetry failed in ${where} (${failures} failure(s) so far); the tool call is unaffected`, error);
-    }
-  } catch {
-    // diag itself failed: nothing more can be done safely
-  }
+  failures.report(`telemetry failed in ${where}`, error);
 }
 
 /** How many telemetry failures this process has seen. */
 export function telemetryFailureCount(): number {
-  return failures;
+  return failures.count;
 }
 
 /**

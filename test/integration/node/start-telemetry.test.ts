@@ -87,8 +87,8 @@ describe('startTelemetry: bad input', () => {
     [{ serviceName: '' }, 'options.serviceName must be a non-empty string, got ""'],
     [{ metricExportIntervalMillis: -5 }, 'options.metricExportIntervalMillis must be a positive number of milliseconds, got -5'],
     [{ headers: { 'x-key': 42 } }, 'options.headers must be an object of string header values'],
-  ])('rejects %j naming the option and the value', async (options, message) => {
-    await expect(startTelemetry(options as never)).rejects.toThrow(message);
+  ])('rejects %j naming the option and the value', (options, message) => {
+    expect(() => startTelemetry(options as never)).toThrow(message);
     expect(registeredTracerProvider()).toBe(NOOP_TRACER_PROVIDER);
   });
 
@@ -98,27 +98,40 @@ describe('startTelemetry: bad input', () => {
     ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc', 'OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318', 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "collector:4318"'],
     ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'nope', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL, got "nope"'],
-  ])('rejects %s=%s naming the variable and the value', async (name, value, message) => {
+  ])('rejects %s=%s naming the variable and the value', (name, value, message) => {
     vi.stubEnv(name, value);
-    await expect(startTelemetry()).rejects.toThrow(message);
+    expect(() => startTelemetry()).toThrow(message);
     expect(registeredTracerProvider()).toBe(NOOP_TRACER_PROVIDER);
   });
 
-  it('rejects a Prometheus port in use before starting anything, and can be retried on another port', async () => {
+  it('rejects ready for a Prometheus port in use, naming the port, says so once through diag.error, and can be retried on another port', async () => {
+    const diagSpy = spyDiag();
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
     const port = (blocker.address() as { port: number }).port;
     try {
-      await expect(startTelemetry({ console: true, prometheus: { port } })).rejects.toThrow(
-        `startTelemetry: options.prometheus.port ${port} is already in use on 127.0.0.1`,
-      );
-      expect(registeredTracerProvider()).toBe(NOOP_TRACER_PROVIDER);
       vi.spyOn(console, 'dir').mockImplementation(() => undefined);
-      handle = await startTelemetry({ console: true, prometheus: { port: await freePort() } });
+      handle = startTelemetry({ console: true, prometheus: { port } });
+      expect(handle.status).toBe('started');
+      await expect(handle.ready).rejects.toThrow(`startTelemetry: options.prometheus.port ${port} is already in use on 127.0.0.1`);
+      expect(diagSpy.messages('error').filter((m) => m.includes(`options.prometheus.port ${port}`))).toHaveLength(1);
+      await handle.shutdown();
+      expect(registeredTracerProvider()).toBe(NOOP_TRACER_PROVIDER);
+      handle = startTelemetry({ console: true, prometheus: { port: await freePort() } });
+      await expect(handle.ready).resolves.toBeUndefined();
       expect(handle.status).toBe('started');
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
+  });
+
+  it('returns a handle that is not a thenable, so `await startTelemetry()` yields the handle itself', async () => {
+    vi.spyOn(console, 'dir').mockImplementation(() => undefined);
+    const returned = startTelemetry({ console: true });
+    handle = returned;
+    expect('then' in returned).toBe(false);
+    expect(await returned).toBe(returned);
+    await expect(returned.ready).resolves.toBeUndefined();
   });
 });
 

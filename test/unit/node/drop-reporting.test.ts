@@ -2,7 +2,8 @@ import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DropReporter, QueueGate } from '../../../src/node/drop-reporting.js';
+import { DropReporter } from '../../../src/node/drop-reporter.js';
+import { QueueGate } from '../../../src/node/queue-gate.js';
 
 const OK: ExportResult = { code: ExportResultCode.SUCCESS };
 const refused = (): ExportResult => ({ code: ExportResultCode.FAILED, error: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4318'), { code: 'ECONNREFUSED' }) });

@@ -1,5 +1,5 @@
 /**
- * Checks startTelemetry's options and the OTLP environment variables, and decides per signal which
+ * The environment of startTelemetry(): checks the OTLP environment variables, and decides per signal which
  * protocol and endpoint to use. Everything the exporters can read from the environment themselves
  * (endpoints, headers, timeouts, compression) is left to them; only what decides which exporter to build,
  * and what must fail loudly when wrong, is read here.
@@ -30,7 +30,12 @@ export interface SignalPlan {
   readonly url?: string;
   /** Whether an endpoint was configured at all (option or environment), rather than the default. */
   readonly endpointConfigured: boolean;
+  /** The URL the exporter sends to, as it will resolve it: for messages. */
+  readonly target: string;
 }
+
+/** The OTLP/HTTP receiver the exporters send to when nothing is configured. */
+const DEFAULT_ENDPOINT = 'http://localhost:4318';
 
 /** Throws an error naming the option and its value. */
 export function invalid(option: string, value: unknown, expected: string): never {
@@ -66,12 +71,26 @@ export function planSignal(signal: Signal, endpoint: string | undefined, protoco
     const [variable, value] = fromSignal !== undefined ? [signalProtocolVar, fromSignal] : ['OTEL_EXPORTER_OTLP_PROTOCOL', fromBase];
     if (value !== undefined) chosen = checkProtocol(variable, value);
   }
-  const plan: { protocol: OtlpProtocol; url?: string; endpointConfigured: boolean } = {
+  const url = endpoint === undefined ? undefined : signalUrl(endpoint, signal);
+  const plan: { protocol: OtlpProtocol; url?: string; endpointConfigured: boolean; target: string } = {
     protocol: chosen ?? DEFAULT_PROTOCOL,
     endpointConfigured: endpoint !== undefined || signalEndpoint !== undefined || baseEndpoint !== undefined,
+    target: url ?? signalEndpoint ?? signalUrl(baseEndpoint ?? DEFAULT_ENDPOINT, signal),
   };
-  if (endpoint !== undefined) plan.url = `${endpoint.replace(/\/+$/, '')}/v1/${signal}`;
+  if (url !== undefined) plan.url = url;
   return plan;
+}
+
+function signalUrl(base: string, signal: Signal): string {
+  return `${base.replace(/\/+$/, '')}/v1/${signal}`;
+}
+
+/**
+ * Whether the standard `OTEL_{TRACES,METRICS,LOGS}_EXPORTER` variable turns that signal's OTLP export
+ * off (`none`), e.g. an app that only serves metrics to Prometheus. Other values are left to OTLP.
+ */
+export function exporterIsNone(variable: string): boolean {
+  return (process.env[variable] ?? '').split(',').some((value) => value.trim().toLowerCase() === 'none');
 }
 
 /** Checks a protocol value from an option or a variable. */

@@ -1,0 +1,114 @@
+/**
+ * The options of startTelemetry(), and their checking: JavaScript callers get the same strictness as the
+ * types give TypeScript ones, with errors naming the option and its value.
+ */
+import { checkProtocol, invalid, isHttpUrl } from './environment.js';
+import type { OtlpProtocol } from './environment.js';
+
+/** Default `shutdownTimeoutMillis`. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
+
+/**
+ * Options of {@link startTelemetry}. Every one is optional; the standard `OTEL_*` variables fill the gaps.
+ *
+ * @example
+ * ```ts
+ * startTelemetry({ serviceName: 'my-agent', endpoint: 'http://otel-collector:4318', prometheus: { port: 9464 } });
+ * ```
+ */
+export interface StartTelemetryOptions {
+  /** `service.name` of everything exported. Default: `OTEL_SERVICE_NAME`, else `unknown_service:node`. */
+  readonly serviceName?: string;
+  /**
+   * Base URL of an OTLP/HTTP receiver, e.g. `http://localhost:4318`; `/v1/traces`, `/v1/metrics` and
+   * `/v1/logs` are appended. Overrides `OTEL_EXPORTER_OTLP_ENDPOINT` and the per-signal variables.
+   * Default: those variables, else `http://localhost:4318`.
+   */
+  readonly endpoint?: string;
+  /** OTLP encoding. Overrides `OTEL_EXPORTER_OTLP_PROTOCOL` (and the per-signal ones). Default `http/protobuf`. */
+  readonly protocol?: OtlpProtocol;
+  /** Extra HTTP headers on every export (e.g. an API key), merged over `OTEL_EXPORTER_OTLP_HEADERS`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Print spans to stdout instead of exporting them: `true` prints each span as an object, `'tree'` prints
+   * each trace as an indented tree with its decisions (see `TreeSpanExporter`). Control characters
+   * in names, reasons and messages are printed escaped. Metrics and logs are then exported only when an
+   * endpoint is configured (`endpoint` or an `OTEL_EXPORTER_OTLP_*ENDPOINT` variable), so a laptop without
+   * a collector gets no export errors.
+   */
+  readonly console?: boolean | 'tree';
+  /**
+   * Also serve metrics for Prometheus to scrape at `http://{host}:{port}/metrics`. `host` defaults to
+   * `127.0.0.1`: set `'0.0.0.0'` deliberately to expose it beyond the machine.
+   */
+  readonly prometheus?: { readonly port: number; readonly host?: string };
+  /** How often metrics are pushed over OTLP. Default: `OTEL_METRIC_EXPORT_INTERVAL`, else 60 000 ms. */
+  readonly metricExportIntervalMillis?: number;
+  /**
+   * How long `shutdown()` may take to deliver what is still buffered before it gives up, drops the rest
+   * and says so on one line. Default 2000 ms: a collector that is down then costs 2 s at exit, not the
+   * exporters' full retry timeout (`OTEL_EXPORTER_OTLP_TIMEOUT`, 10 s).
+   */
+  readonly shutdownTimeoutMillis?: number;
+}
+
+/** Options as checked: the console mode resolved, the shutdown deadline defaulted. */
+export interface CheckedOptions {
+  serviceName?: string;
+  endpoint?: string;
+  protocol?: OtlpProtocol;
+  headers?: Record<string, string>;
+  console: false | true | 'tree';
+  prometheus?: { port: number; host?: string };
+  metricExportIntervalMillis?: number;
+  shutdownTimeoutMillis: number;
+}
+
+/** Validates options given by JavaScript callers as strictly as the types do for TypeScript ones. */
+export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
+  if (options === null || typeof options !== 'object') invalid('options', options, 'an object');
+  const checked: CheckedOptions = { console: false, shutdownTimeoutMillis: DEFAULT_SHUTDOWN_TIMEOUT_MS };
+  const { serviceName, endpoint, protocol, headers, console, prometheus, metricExportIntervalMillis, shutdownTimeoutMillis } = options;
+  if (serviceName !== undefined) {
+    if (typeof serviceName !== 'string' || serviceName.trim() === '') invalid('options.serviceName', serviceName, 'a non-empty string');
+    checked.serviceName = serviceName;
+  }
+  if (endpoint !== undefined) {
+    if (typeof endpoint !== 'string' || !isHttpUrl(endpoint)) invalid('options.endpoint', endpoint, 'an http(s) URL such as "http://localhost:4318"');
+    checked.endpoint = endpoint;
+  }
+  if (protocol !== undefined) checked.protocol = checkProtocol('options.protocol', protocol);
+  if (headers !== undefined) {
+    if (headers === null || typeof headers !== 'object' || Object.values(headers).some((v) => typeof v !== 'string')) {
+      invalid('options.headers', headers, 'an object of string header values');
+    }
+    checked.headers = { ...headers };
+  }
+  if (console !== undefined) {
+    if (console !== true && console !== false && console !== 'tree') invalid('options.console', console, 'true, false or "tree"');
+    checked.console = console;
+  }
+  if (prometheus !== undefined) {
+    if (prometheus === null || typeof prometheus !== 'object') invalid('options.prometheus', prometheus, 'an object { port, host? }');
+    const { port, host } = prometheus;
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535) {
+      invalid('options.prometheus.port', port, 'an integer from 1 to 65535');
+    }
+    if (host !== undefined && (typeof host !== 'string' || host === '')) invalid('options.prometheus.host', host, 'a host name or IP address');
+    checked.prometheus = host === undefined ? { port } : { port, host };
+  }
+  if (metricExportIntervalMillis !== undefined) {
+    if (typeof metricExportIntervalMillis !== 'number' || !Number.isFinite(metricExportIntervalMillis) || metricExportIntervalMillis <= 0) {
+      invalid('options.metricExportIntervalMillis', metricExportIntervalMillis, 'a positive number of milliseconds');
+    }
+    checked.metricExportIntervalMillis = metricExportIntervalMillis;
+  }
+  if (shutdownTimeoutMillis !== undefined) {
+    if (typeof shutdownTimeoutMillis !== 'number' || !Number.isFinite(shutdownTimeoutMillis) || shutdownTimeoutMillis <= 0) {
+      invalid('options.shutdownTimeoutMillis', shutdownTimeoutMillis, 'a positive number of milliseconds');
+    }
+    checked.shutdownTimeoutMillis = shutdownTimeoutMillis;
+  }
+  return checked;
+}
+

@@ -1,0 +1,73 @@
+/**
+ * "Warn once, then count": how every telemetry component of toolhooks reports its own failures. A
+ * failing meter, logger or exporter must never disturb a tool call, and must not flood the log either:
+ * the first failure is reported through `diag.warn`, later ones are counted and the count is reported
+ * at the 10th, 100th, 1000th… failure.
+ * @internal
+ */
+import { diag } from '@opentelemetry/api';
+import { diagSafe } from './capture.js';
+
+/**
+ * Counts the failures of one component and reports them through diag at the 1st, 10th, 100th…
+ *
+ * @example
+ * ```ts
+ * const failures = new FailureCounter('the tool call is unaffected');
+ * try { histogram.record(1) } catch (error) { failures.report('MetricsHook could not record an event', error) }
+ * // diag.warn('toolhooks: MetricsHook could not record an event (1 failure(s) so far); the tool call is unaffected', error)
+ * ```
+ */
+export class FailureCounter {
+  readonly #consequence: string;
+  #count = 0;
+
+  /** @param consequence what the failures do not affect, or what they cost, said after the count */
+  constructor(consequence: string) {
+    this.#consequence = consequence;
+  }
+
+  /** How many failures were reported. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Counts one failure and, at the 1st, 10th, 100th…, says so through `diag.warn`; never throws. */
+  report(what: string, error: unknown): void {
+    this.#count += 1;
+    if (this.#count !== 1 && !Number.isInteger(Math.log10(this.#count))) return;
+    try {
+      diag.warn(diagSafe(`toolhooks: ${what} (${this.#count} failure(s) so far); ${this.#consequence}`), error);
+    } catch {
+      // diag itself failed: nothing more can be done safely
+    }
+  }
+}
+
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+/** Whether a diag logger is registered (the API keeps it in its global slot, shared by every API copy). */
+export function diagLoggerRegistered(): boolean {
+  const api = (globalThis as Record<symbol, { diag?: unknown } | undefined>)[API_GLOBAL];
+  return api?.diag !== undefined;
+}
+
+/**
+ * Says something the user must see even without a diag logger: through `diag.warn` when a diag logger is
+ * registered, else as a Node process warning with `code` (printed to stderr unless `--no-warnings`; an
+ * app can route it with `process.on('warning')`). Never throws.
+ *
+ * @example
+ * ```ts
+ * warnVisibly('toolhooks: telemetry dropped at shutdown: 3 spans (connection refused at http://localhost:4318/v1/traces)', 'TOOLHOOKS_TELEMETRY_DROPPED');
+ * ```
+ */
+export function warnVisibly(message: string, code: string): void {
+  const line = diagSafe(message);
+  try {
+    if (diagLoggerRegistered() || typeof process === 'undefined' || typeof process.emitWarning !== 'function') diag.warn(line);
+    else process.emitWarning(line, { code });
+  } catch {
+    // nowhere left to say it
+  }
+}
