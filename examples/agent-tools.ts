@@ -86,14 +86,35 @@ export const brokenHook: ToolHook = {
   },
 };
 
+/**
+ * The next version of the policy, rolled out in audit mode: it also refuses `git push` and reads under
+ * /etc. Its decisions are recorded ("would abort") and never take effect.
+ */
+export const policyV2Hook: ToolHook = {
+  name: 'policy-v2',
+  mode: 'audit',
+  tools: ['shell', 'read_file'],
+  beforeTool(_tool, args) {
+    if (typeof args.path === 'string' && args.path.startsWith('/etc/')) return abort(`reads under /etc are refused: ${args.path}`);
+    if (/\brm\s+-rf\b|\bgit\s+push\b/.test(String(args.cmd))) return abort(`refused by policy v2: ${String(args.cmd)}`);
+    return undefined;
+  },
+};
+
 /** Counts outcomes through the observer channel, for the demo's summary. */
 export class SummaryHook implements ToolHook {
   readonly name = 'summary';
   readonly outcomes = new Map<string, number>();
   hookErrors = 0;
+  /** What audit hooks would have aborted. */
+  wouldAbort = 0;
   onEvent(event: ToolHookEvent): void {
-    if (event.type === 'tool') this.outcomes.set(event.outcome, (this.outcomes.get(event.outcome) ?? 0) + 1);
-    else this.hookErrors += event.errors.length;
+    if (event.type === 'tool') {
+      this.outcomes.set(event.outcome, (this.outcomes.get(event.outcome) ?? 0) + 1);
+      return;
+    }
+    this.hookErrors += event.errors.length;
+    this.wouldAbort += event.hooks.filter((record) => record.mode === 'audit' && record.decision === 'abort').length;
   }
   get calls(): number {
     return [...this.outcomes.values()].reduce((a, b) => a + b, 0);

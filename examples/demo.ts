@@ -1,7 +1,8 @@
 /**
  * npm run demo — a scripted agent makes 20 tool calls through toolhooks.
  *
- * Hooks: a fail-closed policy gate (aborts `rm -rf`, sends curl/wget to a sandbox tool), a search
+ * Hooks: a fail-closed policy gate (aborts `rm -rf`, sends curl/wget to a sandbox tool), its stricter
+ * next version in audit mode (records what it would abort), a search
  * cache (skips), a retry hook (recovers a flaky API), a broken audit hook whose errors are swallowed,
  * plus the built-in MetricsHook and LoggingHook.
  *
@@ -17,7 +18,7 @@ import pino from 'pino';
 import { HookAbortError, HookRunner, executeTool } from '../src/index.js';
 import { LoggingHook, MetricsHook, otelDestination } from '../src/hooks/index.js';
 import { startTelemetry } from '../src/node/index.js';
-import { SCRIPT, SummaryHook, brokenHook, createCacheHook, createTools, policyHook, retryHook } from './agent-tools.js';
+import { SCRIPT, SummaryHook, brokenHook, createCacheHook, createTools, policyHook, policyV2Hook, retryHook } from './agent-tools.js';
 
 const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;
 const logFile = join(tmpdir(), 'toolhooks-demo.log');
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   const logger = pino({ name: 'toolhooks-demo' }, pino.multistream([{ stream: pino.destination({ dest: logFile, sync: true }) }, { stream: otelDestination() }]));
   const summary = new SummaryHook();
   const hooks = new HookRunner({
-    hooks: [policyHook, createCacheHook(), retryHook, brokenHook, new MetricsHook(), new LoggingHook({ logger }), summary],
+    hooks: [policyHook, policyV2Hook, createCacheHook(), retryHook, brokenHook, new MetricsHook(), new LoggingHook({ logger }), summary],
     timeoutMs: 2_000,
   });
   const tools = createTools();
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
   }
   console.log(`  abort rate   ${(rate * 100).toFixed(1)}%`);
   console.log(`  hook errors  ${summary.hookErrors} (swallowed; the calls went on)`);
+  console.log(`  would abort  ${summary.wouldAbort} (policy-v2 in audit mode; nothing was stopped by it)`);
   console.log(`  logs         ${logFile} (one JSON record per decision and outcome, with trace_id/span_id)`);
   if (endpoint !== undefined && exportFailure !== undefined) {
     console.log(`\nThe collector at ${endpoint} could not be reached: nothing was exported. Is it up? (docker compose up -d)`);

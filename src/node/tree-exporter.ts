@@ -24,6 +24,7 @@ import {
   ATTR_REDIRECTED,
   ATTR_HOOK_DURATION_MS,
   ATTR_HOOK_ERROR_KIND,
+  ATTR_HOOK_MODE,
   ATTR_HOOK_NAME,
   ATTR_OUTCOME,
   ATTR_REDIRECT_ARG_KEYS,
@@ -168,6 +169,10 @@ export class TreeSpanExporter implements SpanExporter {
         a[ATTR_REDIRECT_ARG_KEYS] === undefined ? '' : ` args[${show((a[ATTR_REDIRECT_ARG_KEYS] as string[]).join(','))}]`,
       ].join('');
       const ms = typeof a[ATTR_HOOK_DURATION_MS] === 'number' ? ` ${this.#dim(`(${a[ATTR_HOOK_DURATION_MS].toFixed(2)} ms)`)}` : '';
+      if (a[ATTR_HOOK_MODE] === 'audit') {
+        // What an audit hook would have done: recorded, never in effect.
+        return this.#dim(`◦ ${show(a[ATTR_HOOK_NAME])}: would ${show(a[ATTR_DECISION])}${target}${reason}${ms} [audit]`);
+      }
       return `• ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_DECISION])}${target}${reason}${ms}`;
     }
     if (name === EVENT_HOOK_DECISION_SHADOWED) {
@@ -175,7 +180,7 @@ export class TreeSpanExporter implements SpanExporter {
     }
     if (name === EVENT_HOOK_ERROR) {
       return this.#yellow(
-        `! ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_HOOK_ERROR_KIND])} ${show(a[ATTR_EXCEPTION_TYPE])}: ${oneLine(String(a[ATTR_EXCEPTION_MESSAGE]))} [fail-${show(a[ATTR_FAILURE_MODE])}]`,
+        `! ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_HOOK_ERROR_KIND])} ${show(a[ATTR_EXCEPTION_TYPE])}: ${oneLine(String(a[ATTR_EXCEPTION_MESSAGE]))} [${a[ATTR_HOOK_MODE] === 'audit' ? 'audit' : `fail-${show(a[ATTR_FAILURE_MODE])}`}]`,
       );
     }
     return `· ${show(name)}`;
