@@ -5,6 +5,7 @@
  * /v1/traces receives. The replay tests then run a changed policy (v2) against them.
  */
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { HookAbortError, HookRunner, abort, executeTool, skip } from '../../../src/index.js';
 import type { ToolArgs, ToolHook } from '../../../src/index.js';
@@ -47,14 +48,24 @@ export interface RecordedTraffic {
   readonly spans: ReceivedSpan[];
 }
 
+/** Where else to export the same spans (a real trace store), and the service name to record under. */
+export interface RecordOptions {
+  readonly alsoTo?: string;
+  readonly serviceName?: string;
+}
+
 /** Runs {@link PLANNED} through policy v1 and returns the exported traffic. */
-export async function recordTraffic(): Promise<RecordedTraffic> {
+export async function recordTraffic(options: RecordOptions = {}): Promise<RecordedTraffic> {
   installContextManager();
   const receiver = await OtlpReceiver.start();
   try {
+    // Small batches, so one trace's spans are spread over several lines as in a real file.
+    const batching = { maxExportBatchSize: 7, scheduledDelayMillis: 10 };
+    const spanProcessors = [new BatchSpanProcessor(new OTLPTraceExporter({ url: receiver.endpoint('traces') }), batching)];
+    if (options.alsoTo !== undefined) spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: options.alsoTo }), batching));
     const provider = new BasicTracerProvider({
-      // Small batches, so one trace's spans are spread over several lines as in a real file.
-      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: receiver.endpoint('traces') }), { maxExportBatchSize: 7, scheduledDelayMillis: 10 })],
+      resource: resourceFromAttributes({ 'service.name': options.serviceName ?? 'replay-test-agent' }),
+      spanProcessors,
     });
     const tracer = provider.getTracer('toolhooks');
     const captured = new HookRunner({ hooks: policyV1, tracer, capture: { args: true, results: true } });
