@@ -1,0 +1,114 @@
+/**
+ * Writing a replay report for people (a table of the changes, then counts) and for programs (one JSON
+ * object). Recorded values come from traces anyone with tool access could shape, so every table cell
+ * is written with control characters escaped: a tool name cannot move the cursor or forge a line.
+ */
+import type { RecordedDecision, ReplayChange, ReplayReport } from './types.js';
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+function cell(text: string): string {
+  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function decisionText(decision: RecordedDecision): string {
+  return decision.hook === null ? decision.decision : `${decision.decision} (${decision.hook})`;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (row: readonly string[]): string =>
+    row
+      .map((value, column) => (column === row.length - 1 ? value : value.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+function changeRow(change: ReplayChange, withFlags: boolean): string[] {
+  const row = [
+    cell(change.tool),
+    cell(change.callId ?? '-'),
+    change.traceId,
+    change.phase,
+    `${cell(decisionText(change.recorded))} -> ${change.replayed.decision}`,
+    cell(change.replayed.hook ?? '-'),
+  ];
+  if (withFlags) row.push(change.flags.length === 0 ? '-' : change.flags.join(','));
+  row.push(change.replayed.reason === null ? '-' : `"${cell(change.replayed.reason)}"`);
+  return row;
+}
+
+/**
+ * The report as the CLI prints it without `--json`: the changed calls (tool, call id, trace id, phase,
+ * recorded -> replayed, winning hook, reason; a FLAGS column when a change was replayed from redacted or
+ * truncated values), the hook errors, then the counts. Ends with a newline.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(formatReplayTable(await replay({ hooks, source: 'traces.jsonl' })));
+ * ```
+ */
+export function formatReplayTable(report: ReplayReport): string {
+  const lines: string[] = [];
+  if (report.changed.length === 0) {
+    lines.push('No decision changed.');
+  } else {
+    const withFlags = report.changed.some((change) => change.flags.length > 0);
+    const header = ['TOOL', 'CALL ID', 'TRACE ID', 'PHASE', 'RECORDED -> REPLAYED', 'HOOK'];
+    if (withFlags) header.push('FLAGS');
+    header.push('REASON');
+    lines.push(`Changed decisions (${report.changed.length}):`, '');
+    lines.push(...table(header, report.changed.map((change) => changeRow(change, withFlags))));
+    if (withFlags) {
+      lines.push(
+        '',
+        'FLAGS: the recorded values held redacted or truncated parts, which replay as the placeholders',
+        '("[REDACTED]", "…[truncated N]"); the live call may decide otherwise.',
+      );
+    }
+  }
+  if (report.hookErrors.length > 0) {
+    lines.push('', `Hook errors during replay (${report.hookErrors.length}; swallowed as continue, or abort when fail-closed):`, '');
+    lines.push(
+      ...table(
+        ['TOOL', 'CALL ID', 'TRACE ID', 'PHASE', 'HOOK', 'KIND', 'MESSAGE'],
+        report.hookErrors.map((failure) => [
+          cell(failure.tool),
+          cell(failure.callId ?? '-'),
+          failure.traceId,
+          failure.phase,
+          cell(failure.hook),
+          failure.kind,
+          cell(failure.message),
+        ]),
+      ),
+    );
+  }
+  lines.push(
+    '',
+    `${report.calls} calls: ${report.replayed} replayed, ${report.notReplayable} not replayable (no captured arguments), ` +
+      `${report.unchanged} unchanged, ${report.replayed - report.unchanged} changed`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The report as one JSON object on one line (what `--json` prints), with a final newline.
+ *
+ * @example
+ * ```ts
+ * const report = JSON.parse(formatReplayJson(await replay({ hooks, source })));
+ * ```
+ */
+export function formatReplayJson(report: ReplayReport): string {
+  return `${JSON.stringify({
+    calls: report.calls,
+    replayed: report.replayed,
+    notReplayable: report.notReplayable,
+    unchanged: report.unchanged,
+    changed: report.changed,
+    hookErrors: report.hookErrors,
+  })}\n`;
+}

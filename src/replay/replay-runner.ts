@@ -1,0 +1,104 @@
+/**
+ * The runner replay uses: the user's hooks, in their order, plus one observer that reads each phase's
+ * outcome (winning hook, reasons, swallowed failures). It records no telemetry, and hooks that only
+ * observe (MetricsHook, LoggingHook) are not called, so a replay writes no logs or metrics.
+ * @internal
+ */
+import { ProxyTracerProvider } from '@opentelemetry/api';
+import { errorMessage, typeName } from '../describe.js';
+import { HookAbortError, HookRunner } from '../index.js';
+import type { HookDecision, HookFailure, HookRunnerOptions, PhaseEvent, ToolArgs, ToolHook } from '../index.js';
+import { ReplayInputError } from './input-error.js';
+import type { ReplayedDecision, ReplayHooks } from './types.js';
+
+/** One replayed phase: its effective decision and the hook failures the runner swallowed. */
+export interface PhaseReplay {
+  readonly replayed: ReplayedDecision;
+  /** The effective decision itself (for a Redirect's `newArgs`); undefined for an Abort. */
+  readonly decision: HookDecision | undefined;
+  readonly errors: readonly HookFailure[];
+}
+
+function isRunner<S>(value: unknown): value is HookRunner<S> {
+  if (value instanceof HookRunner) return true;
+  // Another copy of toolhooks (a CommonJS policy module next to the ESM CLI) has its own class.
+  const candidate = value as { hooks?: unknown; runBefore?: unknown } | null;
+  return typeof candidate === 'object' && candidate !== null && Array.isArray(candidate.hooks) && typeof candidate.runBefore === 'function';
+}
+
+/** A hook with no decision method takes no part in decisions; a no-op stands in so later hooks keep their index (and default names). */
+function muteObserver<S>(hook: ToolHook<S>): ToolHook<S> {
+  if (typeof hook !== 'object' || hook === null) return hook;
+  if (hook.beforeTool !== undefined || hook.afterTool !== undefined || hook.onError !== undefined) return hook;
+  return { name: 'replay-muted-observer', onEvent: () => undefined };
+}
+
+function runnerOptions<S>(hooks: ReplayHooks<S>): HookRunnerOptions<S> {
+  if (isRunner<S>(hooks)) return { hooks: [...hooks.hooks] };
+  if (Array.isArray(hooks)) return { hooks: [...(hooks as readonly ToolHook<S>[])] };
+  if (typeof hooks === 'object' && hooks !== null && Array.isArray((hooks as HookRunnerOptions<S>).hooks)) {
+    const given = hooks as HookRunnerOptions<S>;
+    const options: HookRunnerOptions<S> = { hooks: [...(given.hooks ?? [])] };
+    if (given.timeoutMs !== undefined) options.timeoutMs = given.timeoutMs;
+    if (given.failureMode !== undefined) options.failureMode = given.failureMode;
+    return options;
+  }
+  throw new ReplayInputError(`hooks must be an array of hooks, a HookRunner or runner options ({ hooks }), got ${typeName(hooks)}`);
+}
+
+/** Runs the before_tool and after_tool phases of recorded calls through the user's hooks; never runs a tool. */
+export class ReplayRunner<S = unknown> {
+  readonly #runner: HookRunner<S>;
+  #last: PhaseEvent | undefined;
+
+  constructor(hooks: ReplayHooks<S>) {
+    const options = runnerOptions(hooks);
+    const observer: ToolHook<S> = {
+      name: 'toolhooks-replay',
+      onEvent: (event) => {
+        if (event.type === 'phase') this.#last = event;
+      },
+    };
+    try {
+      this.#runner = new HookRunner<S>({
+        ...options,
+        hooks: [...(options.hooks ?? []).map(muteObserver), observer],
+        // Replay must not add spans to the traces it reads, nor to any other.
+        tracer: new ProxyTracerProvider().getTracer('toolhooks-replay'),
+      });
+    } catch (error) {
+      throw new ReplayInputError(`hooks cannot be run: ${errorMessage(error)}`, { cause: error });
+    }
+  }
+
+  /** Runs before_tool for one recorded call. */
+  before(tool: string, args: ToolArgs, state: S, callId: string | null): Promise<PhaseReplay> {
+    return this.#phase(() => this.#runner.runBefore(tool, args, state, callId === null ? {} : { callId }));
+  }
+
+  /** Runs after_tool for one recorded call with its captured result. */
+  after(tool: string, args: ToolArgs, result: unknown, state: S, durationMs: number, callId: string | null, attempt: number): Promise<PhaseReplay> {
+    const opts = callId === null ? { attempt } : { callId, attempt };
+    return this.#phase(() => this.#runner.runAfter(tool, args, result, state, durationMs, opts));
+  }
+
+  async #phase(run: () => Promise<HookDecision>): Promise<PhaseReplay> {
+    // Calls are replayed one at a time, so the last phase event is this phase's.
+    this.#last = undefined;
+    try {
+      const decision = await run();
+      const event = this.#last as PhaseEvent | undefined;
+      const reason = decision.kind === 'continue' ? null : decision.reason;
+      const hook = decision.kind === 'continue' ? null : (event?.winner ?? null);
+      return { replayed: { decision: decision.kind, hook, reason }, decision, errors: event?.errors ?? [] };
+    } catch (error) {
+      if (!(error instanceof HookAbortError)) throw error;
+      const event = this.#last as PhaseEvent | undefined;
+      return {
+        replayed: { decision: 'abort', hook: error.sourceHook ?? event?.winner ?? null, reason: error.reason },
+        decision: undefined,
+        errors: event?.errors ?? [],
+      };
+    }
+  }
+}

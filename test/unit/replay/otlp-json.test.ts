@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { ReplayInputError } from '../../../src/replay/index.js';
+import { parseOtlpJson } from '../../../src/replay/otlp-json.js';
+
+const TRACE = '0af7651916cd43dd8448eb211c80319c';
+const SPAN = 'b7ad6b7169203331';
+
+function doc(spans: unknown[]): { resourceSpans: unknown[] } {
+  return { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'toolhooks' }, spans }] }] };
+}
+
+const span = {
+  traceId: TRACE,
+  spanId: SPAN,
+  name: 'execute_tool shell',
+  startTimeUnixNano: '1764460800000000001',
+  attributes: [
+    { key: 'gen_ai.tool.name', value: { stringValue: 'shell' } },
+    { key: 'toolhooks.retries', value: { intValue: '2' } },
+    { key: 'toolhooks.redirected', value: { boolValue: false } },
+    { key: 'list', value: { arrayValue: { values: [] } } },
+  ],
+};
+
+describe('parseOtlpJson', () => {
+  it('reads one object: ids, parent, start time, scalar attributes (int64 given as a string too)', () => {
+    const [parsed] = parseOtlpJson(JSON.stringify(doc([span])), 'f.json');
+    expect(parsed).toEqual({
+      traceId: TRACE,
+      spanId: SPAN,
+      parentSpanId: '',
+      name: 'execute_tool shell',
+      startNs: 1764460800000000001n,
+      endNs: 0n,
+      attributes: new Map<string, unknown>([
+        ['gen_ai.tool.name', 'shell'],
+        ['toolhooks.retries', 2],
+        ['toolhooks.redirected', false],
+      ]),
+    });
+  });
+
+  it('reads base64 ids (protobuf JSON mapping) as lower-case hex', () => {
+    const b64 = { ...span, traceId: Buffer.from(TRACE, 'hex').toString('base64'), spanId: Buffer.from(SPAN, 'hex').toString('base64') };
+    const [parsed] = parseOtlpJson(JSON.stringify(doc([b64])), 'f.json');
+    expect([parsed?.traceId, parsed?.spanId]).toEqual([TRACE, SPAN]);
+  });
+
+  it('reads one object per line, Jaeger {"result": …} bodies, and keeps a span seen twice once', () => {
+    const child = { ...span, spanId: 'a'.repeat(16), parentSpanId: SPAN, name: 'toolhooks.before_tool' };
+    const text = `${JSON.stringify(doc([span]))}\n\n${JSON.stringify({ result: doc([child, span]) })}\n`;
+    expect(parseOtlpJson(text, 'f').map((s) => [s.name, s.parentSpanId])).toEqual([
+      ['execute_tool shell', ''],
+      ['toolhooks.before_tool', SPAN],
+    ]);
+  });
+
+  it.each([
+    ['', 'f: empty, expected OTLP/JSON traces'],
+    ['hello', 'f: not JSON, neither one object nor one object per line ('],
+    [`${JSON.stringify(doc([span]))}\n{"resourceSpans":[{"scopeSp`, 'f: line 2 is not valid JSON, truncated? ('],
+    ['{"data":[]}', 'f: not OTLP/JSON traces (no resourceSpans array)'],
+    ['[1]', 'f: not OTLP/JSON traces (expected an object with resourceSpans)'],
+    ['{"error":{"httpCode":404,"message":"trace not found"}}', 'f: the trace store answered an error: trace not found'],
+    [JSON.stringify(doc([{ ...span, spanId: 'xyz' }])), 'f: resourceSpans[0].scopeSpans[0].spans[0] has no valid traceId/spanId'],
+    ['{"resourceSpans":[{"scopeSpans":{}}]}', 'f: resourceSpans[0].scopeSpans is not an array'],
+  ])('rejects %j with one line naming the problem', (text, message) => {
+    let thrown: unknown;
+    try {
+      parseOtlpJson(text, 'f');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ReplayInputError);
+    expect((thrown as Error).message.startsWith(message)).toBe(true);
+    expect((thrown as Error).message).not.toContain('\n');
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedSpan } from '../../../src/replay/otlp-json.js';
+import { recordedCalls } from '../../../src/replay/recorded-calls.js';
+
+const T = '0af7651916cd43dd8448eb211c80319c';
+
+function span(spanId: string, name: string, start: bigint, attributes: Record<string, string | number>, parentSpanId = ''): RecordedSpan {
+  return { traceId: T, spanId, parentSpanId, name, startNs: start, endNs: start + 1_000_000n, attributes: new Map(Object.entries(attributes)) };
+}
+
+describe('recordedCalls', () => {
+  it('takes the decision of the first before_tool and the last after_tool child; no phase span means continue', () => {
+    const calls = recordedCalls([
+      span('0000000000000002', 'execute_tool fetch', 20n, {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': 'fetch',
+        'gen_ai.tool.call.arguments': '{"url":"u"}',
+        'gen_ai.tool.call.result': '"r2"',
+        'toolhooks.outcome': 'completed',
+        'toolhooks.redirected': 'true',
+        'toolhooks.tool.effective_name': 'fetch_cached',
+      }),
+      span('00000000000000a1', 'toolhooks.before_tool', 21n, { 'toolhooks.decision': 'redirect', 'toolhooks.decision.hook': 'router' }, '0000000000000002'),
+      span('00000000000000a2', 'toolhooks.after_tool', 23n, { 'toolhooks.decision': 'redirect', 'toolhooks.decision.hook': 'retry' }, '0000000000000002'),
+      span('00000000000000a3', 'toolhooks.execute', 24n, { 'toolhooks.attempt': 2 }, '0000000000000002'),
+      span('00000000000000a4', 'toolhooks.after_tool', 26n, { 'toolhooks.decision': 'continue' }, '0000000000000002'),
+      span('0000000000000001', 'execute_tool shell', 10n, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'shell', 'gen_ai.tool.call.id': 'c1' }),
+      span('0000000000000003', 'chat gpt', 5n, { 'gen_ai.operation.name': 'chat' }),
+    ]);
+    expect(calls).toEqual([
+      {
+        traceId: T,
+        spanId: '0000000000000001',
+        startNs: 10n,
+        tool: 'shell',
+        callId: 'c1',
+        arguments: undefined,
+        result: undefined,
+        outcome: undefined,
+        effectiveTool: 'shell',
+        before: { decision: 'continue', hook: null },
+        after: undefined,
+        executeMs: 0,
+        attempt: 1,
+      },
+      {
+        traceId: T,
+        spanId: '0000000000000002',
+        startNs: 20n,
+        tool: 'fetch',
+        callId: null,
+        arguments: '{"url":"u"}',
+        result: '"r2"',
+        outcome: 'completed',
+        effectiveTool: 'fetch_cached',
+        before: { decision: 'redirect', hook: 'router' },
+        after: { decision: 'continue', hook: null },
+        executeMs: 1,
+        attempt: 2,
+      },
+    ]);
+  });
+});
