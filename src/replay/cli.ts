@@ -5,7 +5,15 @@
  * @internal
  */
 import { resolve } from 'node:path';
+import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { runCli } from './command.js';
+
+// The report names every hook failure of the replay itself; the runner's diag warnings (and the
+// first-failure process warning they stand in for) would only repeat it on stderr.
+diag.setLogger(
+  { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, verbose: () => undefined },
+  { logLevel: DiagLogLevel.ERROR, suppressOverrideMessage: true },
+);
 
 let out = '';
 let err = '';
