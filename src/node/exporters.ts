@@ -83,13 +83,8 @@ export function buildPipelines(
     const settings = batchSpanSettings();
     const reporter = new DropReporter('span', 'spans');
     const gate = new QueueGate(settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE, reporter);
-    const exporter = new ReportingSpanExporter({
-      exporter: traceExporter(plans.traces, headers),
-      shutdownExporter: traceExporter(plans.traces, headers, shutdownTimeout),
-      reporter,
-      gate,
-    });
-    exports.push({ reporter, gate, beginShutdown: () => exporter.beginShutdown(), target: plans.traces.target });
+    const exporter = new ReportingSpanExporter({ ...exporterPair(traceExporter, plans.traces, headers, shutdownTimeout), reporter, gate });
+    exports.push(signalExport(reporter, exporter, plans.traces, gate));
     spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor({ exporter, ...settings }), gate)];
   }
 
@@ -102,7 +97,7 @@ export function buildPipelines(
       shutdownExporter: metricExporter(plans.metrics, headers, shutdownTimeout),
       reporter,
     });
-    exports.push({ reporter, beginShutdown: () => exporter.beginShutdown(), target: plans.metrics.target });
+    exports.push(signalExport(reporter, exporter, plans.metrics, undefined));
     metricReaders.push(
       new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: timing.intervalMillis, exportTimeoutMillis: timing.timeoutMillis }),
     );
@@ -113,17 +108,28 @@ export function buildPipelines(
     const settings = batchLogSettings();
     const reporter = new DropReporter('log', 'log records');
     const gate = new QueueGate(settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE, reporter);
-    const exporter = new ReportingLogRecordExporter({
-      exporter: logExporter(plans.logs, headers),
-      shutdownExporter: logExporter(plans.logs, headers, shutdownTimeout),
-      reporter,
-      gate,
-    });
-    exports.push({ reporter, gate, beginShutdown: () => exporter.beginShutdown(), target: plans.logs.target });
+    const exporter = new ReportingLogRecordExporter({ ...exporterPair(logExporter, plans.logs, headers, shutdownTimeout), reporter, gate });
+    exports.push(signalExport(reporter, exporter, plans.logs, gate));
     logRecordProcessors.push(new GatedLogRecordProcessor(new BatchLogRecordProcessor({ exporter, ...settings }), gate));
   }
 
   return { spanProcessors, metricReaders, logRecordProcessors, exports };
+}
+
+/** A signal's exporter and its short-timeout twin that takes over during shutdown. */
+function exporterPair<E>(
+  make: (plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis?: number) => E,
+  plan: SignalPlan,
+  headers: Record<string, string> | undefined,
+  shutdownTimeout: number,
+): { exporter: E; shutdownExporter: E } {
+  return { exporter: make(plan, headers), shutdownExporter: make(plan, headers, shutdownTimeout) };
+}
+
+/** What shutdown needs of one signal's export. */
+function signalExport(reporter: DropReporter, exporter: { beginShutdown(): void }, plan: SignalPlan, gate: QueueGate | undefined): SignalExport {
+  const entry = { reporter, beginShutdown: () => exporter.beginShutdown(), target: plan.target };
+  return gate === undefined ? entry : { ...entry, gate };
 }
 
 interface ExporterConfig {

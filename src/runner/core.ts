@@ -13,7 +13,7 @@ import type { HookEntry } from '../hook-entry.js';
 import type { Phase, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture.js';
 import { diagSafe } from '../telemetry/capture.js';
-import { recordHookError, startPhaseSpan } from '../telemetry/phase-span.js';
+import { recordEvent, startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Matched, PhaseRequest } from './phase.js';
 import { runPhase } from './phase.js';
 
@@ -105,7 +105,7 @@ export class RunnerCore<S = unknown> {
         ),
       );
       if (span !== undefined) {
-        recordHookError(span, this.capture, { hook: { ...entry, failureMode: 'open' }, kind: 'threw', error: failure.error });
+        recordEvent(span, this.capture, { type: 'error', hook: { ...entry, failureMode: 'open' }, kind: 'threw', error: failure.error });
       }
     }
   }

@@ -18,7 +18,7 @@ import { callUser } from '../guard.js';
 import type { HookEntry } from '../hook-entry.js';
 import type { HookFailure, Phase, PhaseEvent, ShadowedDecision, ToolArgs } from '../hook.js';
 import { diagSafe } from '../telemetry/capture.js';
-import { endPhaseSpan, recordDecision, recordHookError, recordShadowed } from '../telemetry/phase-span.js';
+import { endPhaseSpan, recordEvent } from '../telemetry/phase-span.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
 import { failureRecord, hookRecord, shadowedRecord } from './records.js';
@@ -185,7 +185,7 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     decision = swallow(core, run, entry, verdict);
     run.errors?.push(failureRecord(entry.name, entry.mode, verdict.kind, verdict.error));
   }
-  if (span !== undefined) recordDecision(span, core.capture, { hook: entry, decision, durationMs });
+  if (span !== undefined) recordEvent(span, core.capture, { type: 'decision', hook: entry, decision, durationMs });
   const record = run.records === undefined ? undefined : hookRecord(entry.name, entry.mode, failed === undefined ? decision : undefined, durationMs, core.capture);
   if (record !== undefined) run.records?.push(record);
 
@@ -196,7 +196,7 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     // An Abort wins even over an earlier Skip/Redirect, which it shadows.
     if (winner !== undefined && run.winning.kind !== 'continue') {
       run.shadowedCount += 1;
-      if (span !== undefined) recordShadowed(span, core.capture, { hook: winner.name, decision: run.winning, winner: entry.name });
+      if (span !== undefined) recordEvent(span, core.capture, { type: 'shadowed', hook: winner.name, decision: run.winning, winner: entry.name });
       // Nothing is shadowed before the first winner, so the earlier winner goes first: hook order.
       run.shadowed?.unshift(shadowedRecord(winner.name, run.winning, core.capture));
       if (run.winnerRecord !== undefined) run.winnerRecord.shadowedBy = entry.name;
@@ -211,7 +211,7 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     return false;
   }
   run.shadowedCount += 1;
-  if (span !== undefined) recordShadowed(span, core.capture, { hook: entry.name, decision, winner: winner.name });
+  if (span !== undefined) recordEvent(span, core.capture, { type: 'shadowed', hook: entry.name, decision, winner: winner.name });
   run.shadowed?.push(shadowedRecord(entry.name, decision, core.capture));
   if (record !== undefined) record.shadowedBy = winner.name;
   return false;
@@ -234,7 +234,7 @@ function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, 
   const text = diagSafe(`toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${failure.kind}: ${message}); ${consequence}`);
   diag.warn(text);
   reportFirstFailure(entry, text);
-  if (run.span !== undefined) recordHookError(run.span, core.capture, { hook: entry, kind: failure.kind, error: failure.error });
+  if (run.span !== undefined) recordEvent(run.span, core.capture, { type: 'error', hook: entry, kind: failure.kind, error: failure.error });
   return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
 }
 

@@ -61,67 +61,71 @@ export interface RecordedHook {
   readonly failureMode: FailureMode;
 }
 
-/** Adds the `toolhooks.hook.decision` event of one invoked hook (an audit hook's carries its mode). */
-export function recordDecision(span: Span, capture: Capture, invoked: { hook: RecordedHook; decision: HookDecision; durationMs: number }): void {
-  const { hook, decision } = invoked;
+/** One event of a phase span: an invoked hook's decision, a shadowed decision, or a swallowed failure. */
+export type PhaseSpanEvent =
+  | { readonly type: 'decision'; readonly hook: RecordedHook; readonly decision: HookDecision; readonly durationMs: number }
+  | { readonly type: 'shadowed'; readonly hook: string; readonly decision: HookDecision; readonly winner: string }
+  | { readonly type: 'error'; readonly hook: RecordedHook; readonly kind: HookErrorKind; readonly error: unknown };
+
+const EVENT_NAMES = {
+  decision: EVENT_HOOK_DECISION,
+  shadowed: EVENT_HOOK_DECISION_SHADOWED,
+  error: EVENT_HOOK_ERROR,
+} as const;
+
+/**
+ * Adds one event to a phase span (an audit hook's decision and error events carry its mode); a failure
+ * to build or add it is reported, never propagated.
+ */
+export function recordEvent(span: Span, capture: Capture, event: PhaseSpanEvent): void {
   try {
-    const attributes: Attributes = {
-      [ATTR_HOOK_NAME]: hook.name,
-      [ATTR_HOOK_INDEX]: hook.index,
-      [ATTR_DECISION]: decision.kind,
-      [ATTR_HOOK_DURATION_MS]: invoked.durationMs,
-    };
-    if (hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
-    if (decision.kind !== 'continue' && decision.reason !== '') {
-      attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
-    }
-    if (decision.kind === 'redirect') {
-      if (decision.newTool !== undefined) attributes[ATTR_REDIRECT_NEW_TOOL] = decision.newTool;
-      if (decision.newArgs !== undefined) {
-        // Key names come from the hook (and may come from an attacker's tool input): bounded too.
-        attributes[ATTR_REDIRECT_ARG_KEYS] = Object.keys(decision.newArgs)
-          .slice(0, MAX_ARG_KEYS)
-          .map((key) => capture.limit(key));
-        if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serialize(decision.newArgs);
-      }
-    }
-    span.addEvent(EVENT_HOOK_DECISION, attributes);
+    span.addEvent(EVENT_NAMES[event.type], eventAttributes(capture, event));
   } catch (error) {
     reportTelemetryFailure('addEvent', error);
   }
 }
 
-/** Adds the `toolhooks.hook.decision.shadowed` event of a decision that lost to `winner`. */
-export function recordShadowed(span: Span, capture: Capture, shadowed: { hook: string; decision: HookDecision; winner: string }): void {
-  const { decision } = shadowed;
-  try {
-    const attributes: Attributes = {
-      [ATTR_HOOK_NAME]: shadowed.hook,
-      [ATTR_DECISION]: decision.kind,
-      [ATTR_DECISION_WINNER]: shadowed.winner,
-    };
-    if (decision.kind !== 'continue') attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
-    span.addEvent(EVENT_HOOK_DECISION_SHADOWED, attributes);
-  } catch (error) {
-    reportTelemetryFailure('addEvent', error);
+function eventAttributes(capture: Capture, event: PhaseSpanEvent): Attributes {
+  let attributes: Attributes;
+  let reason: string | undefined;
+  switch (event.type) {
+    case 'decision':
+      return decisionAttributes(capture, event.hook, event.decision, event.durationMs);
+    case 'shadowed':
+      attributes = { [ATTR_HOOK_NAME]: event.hook, [ATTR_DECISION]: event.decision.kind, [ATTR_DECISION_WINNER]: event.winner };
+      reason = event.decision.kind === 'continue' ? undefined : event.decision.reason;
+      if (reason !== undefined) attributes[ATTR_DECISION_REASON] = capture.limit(reason);
+      return attributes;
+    case 'error':
+      attributes = { [ATTR_HOOK_NAME]: event.hook.name, [ATTR_HOOK_ERROR_KIND]: event.kind, [ATTR_FAILURE_MODE]: event.hook.failureMode };
+      Object.assign(attributes, exceptionAttributes(event.error, capture));
+      if (event.hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
+      return attributes;
   }
 }
 
-/** Adds the `toolhooks.hook.error` event of a swallowed hook failure (an audit hook's carries its mode). */
-export function recordHookError(span: Span, capture: Capture, failure: { hook: RecordedHook; kind: HookErrorKind; error: unknown }): void {
-  const { hook } = failure;
-  try {
-    const attributes: Attributes = {
-      [ATTR_HOOK_NAME]: hook.name,
-      [ATTR_HOOK_ERROR_KIND]: failure.kind,
-      [ATTR_FAILURE_MODE]: hook.failureMode,
-      ...exceptionAttributes(failure.error, capture),
-    };
-    if (hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
-    span.addEvent(EVENT_HOOK_ERROR, attributes);
-  } catch (error) {
-    reportTelemetryFailure('addEvent', error);
+function decisionAttributes(capture: Capture, hook: RecordedHook, decision: HookDecision, durationMs: number): Attributes {
+  const attributes: Attributes = {
+    [ATTR_HOOK_NAME]: hook.name,
+    [ATTR_HOOK_INDEX]: hook.index,
+    [ATTR_DECISION]: decision.kind,
+    [ATTR_HOOK_DURATION_MS]: durationMs,
+  };
+  if (hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
+  if (decision.kind !== 'continue' && decision.reason !== '') {
+    attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
   }
+  if (decision.kind === 'redirect') {
+    if (decision.newTool !== undefined) attributes[ATTR_REDIRECT_NEW_TOOL] = decision.newTool;
+    if (decision.newArgs !== undefined) {
+      // Key names come from the hook (and may come from an attacker's tool input): bounded too.
+      attributes[ATTR_REDIRECT_ARG_KEYS] = Object.keys(decision.newArgs)
+        .slice(0, MAX_ARG_KEYS)
+        .map((key) => capture.limit(key));
+      if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serialize(decision.newArgs);
+    }
+  }
+  return attributes;
 }
 
 /** `exception.*` attributes for anything thrown: an Error's class, message and stack, else typeof and String(). */
