@@ -109,3 +109,11 @@ export const LOG_MSG_SHADOWED = 'hook decision shadowed';
 export const LOG_MSG_AUDIT_PREFIX = 'hook would';
 /** Message of a swallowed hook failure record. */
 export const LOG_MSG_HOOK_FAILED = 'hook failed';
+
+// MCP semantic-convention attributes (the MCP adapter's execute_tool span; docs/adapters.md)
+export const ATTR_MCP_METHOD_NAME = 'mcp.method.name';
+export const ATTR_MCP_SESSION_ID = 'mcp.session.id';
+/** `mcp.method.name` of a tool call. */
+export const MCP_METHOD_TOOLS_CALL = 'tools/call';
+/** `error.type` of an MCP tool result with `isError: true`. */
+export const ERROR_TYPE_TOOL_ERROR = 'tool_error';

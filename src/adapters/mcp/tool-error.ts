@@ -2,13 +2,15 @@
  * McpToolError: an MCP tool result with `isError: true`, raised as an error so that onError hooks
  * see it like any other tool failure.
  */
+import { ERROR_TYPE } from '../../flows/tool-call.js';
+import { ERROR_TYPE_TOOL_ERROR } from '../../telemetry/semconv.js';
 
 /**
  * The error onError hooks receive when an MCP tool returns a result with `isError: true` (the MCP
  * way of reporting a tool failure without a protocol error). Its message is the result's text
  * content; `result` is the result itself. When no hook recovers the call, `callTool` still returns
  * that result — MCP callers expect results, not rejections, for tool failures — and the call is
- * recorded as `failed` with `error.type` `McpToolError`.
+ * recorded as `failed` with `error.type` `tool_error` (the MCP semantic conventions' value).
  *
  * @example
  * ```ts
@@ -24,6 +26,8 @@ export class McpToolError extends Error {
   readonly toolName: string;
   /** The `isError` result as the server sent it. */
   readonly result: Readonly<Record<string, unknown>>;
+  /** Read by telemetry: the call's `error.type` is `tool_error`. @internal */
+  readonly [ERROR_TYPE] = ERROR_TYPE_TOOL_ERROR;
 
   constructor(toolName: string, result: Readonly<Record<string, unknown>>) {
     super(messageOf(toolName, result));

@@ -2,12 +2,17 @@
  * withMcpHooks: an MCP client whose `callTool` runs through executeTool, so hook decisions take
  * effect on MCP tool calls and every call gets its `execute_tool mcp__<server>__<tool>` span.
  */
+import type { Attributes } from '@opentelemetry/api';
+import { context as otelContext, propagation } from '@opentelemetry/api';
 import { typeName } from '../../describe.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner.js';
+import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
-import { executeTool } from '../../flows/execute-tool.js';
+import { runToolCall } from '../../flows/execute-tool.js';
+import { reportTelemetryFailure } from '../../telemetry/failures.js';
+import { ATTR_MCP_METHOD_NAME, ATTR_MCP_SESSION_ID, MCP_METHOD_TOOLS_CALL } from '../../telemetry/semconv.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireRunner, toText } from '../shared.js';
 import { McpToolError } from './tool-error.js';
@@ -85,14 +90,19 @@ const SERVER_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
  *   an invalid redirect target, and the original call proceeds);
  * - a result with `isError: true` is a tool failure: onError hooks get a {@link McpToolError}
  *   (Skip returns its stub, Redirect retries, Abort rejects); when they let it stand, `callTool`
- *   returns that result as MCP callers expect, and the call is recorded as `failed`;
+ *   returns that result as MCP callers expect, and the call is recorded as `failed` with
+ *   `error.type` `tool_error`; a result that is not an object is a failure too (a TypeError);
  * - a thrown error (protocol error, timeout, cancellation) reaches onError too, and is rethrown
  *   when no hook recovers it;
  * - Abort rejects `callTool` with {@link HookAbortError}.
  *
  * Every other property and method of the client passes through, bound to the client itself, and
- * `params._meta`, the result schema and the request options (`signal`, `onprogress`, `timeout`)
- * reach the client unchanged; the options' `signal` is also the hooks' `ctx.signal`.
+ * the result schema and the request options (`signal`, `onprogress`, `timeout`) reach the client
+ * unchanged; the options' `signal` is also the hooks' `ctx.signal`. `params._meta` keeps the
+ * caller's fields and gains the W3C trace context (`traceparent`, `tracestate`) of the call, when
+ * a propagator is registered and the caller set neither. The `execute_tool` span carries
+ * `mcp.method.name` (`tools/call`), `mcp.session.id` when the transport has a session, and
+ * `gen_ai.tool.description` when a `listTools` result described the tool.
  *
  * @example
  * ```ts
@@ -118,7 +128,7 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
       }`,
     );
   }
-  requireRunner(runner, where);
+  const core = requireRunner<S>(runner, where);
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`${where}: options must be an object with the server's name ({ server: 'fs' }), got ${typeName(options)}`);
   }
@@ -130,20 +140,19 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
       }`,
     );
   }
-  const known = new Set<string>();
+  const known = new Map<string, string | undefined>();
   if (options.tools !== undefined) {
     if (!Array.isArray(options.tools) || !options.tools.every((name) => typeof name === 'string' && name.length > 0)) {
       throw new TypeError(`${where}: options.tools must be an array of tool names`);
     }
-    for (const name of options.tools) known.add(name);
+    for (const name of options.tools) known.set(name, undefined);
   }
   const context: CallContext<S> = {
     client,
-    runner,
+    core,
     server,
     prefix: `mcp__${server}__`,
     known,
-    hasState: 'state' in options,
     state: options.state,
     limits: readLimits(options, where),
   };
@@ -151,7 +160,7 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
   const callTool = (params: unknown, ...rest: unknown[]): Promise<unknown> => hookedCallTool(context, params, rest);
   const listTools = async (...args: unknown[]): Promise<unknown> => {
     const result = await (Reflect.get(client, 'listTools', client) as AnyFunction).apply(client, args);
-    learnToolNames(known, result);
+    learnTools(known, result);
     return result;
   };
   const bound = new WeakMap<AnyFunction, AnyFunction>();
@@ -180,11 +189,11 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
 
 interface CallContext<S> {
   readonly client: McpClientLike;
-  readonly runner: HookRunner<S>;
+  readonly core: RunnerCore<S>;
   readonly server: string;
   readonly prefix: string;
-  readonly known: Set<string>;
-  readonly hasState: boolean;
+  /** Server tool names a Redirect may name, with the description `listTools` gave (if any). */
+  readonly known: Map<string, string | undefined>;
   readonly state: S | undefined;
   readonly limits: CallLimits;
 }
@@ -193,12 +202,15 @@ async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest:
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     throw new TypeError(`callTool: params must be an object ({ name, arguments }), got ${typeName(params)}`);
   }
-  const { name, arguments: given } = params as { name?: unknown; arguments?: unknown };
+  const { name, arguments: given, _meta: meta } = params as { name?: unknown; arguments?: unknown; _meta?: unknown };
   if (typeof name !== 'string' || name.length === 0) {
     throw new TypeError(`callTool: params.name must be a non-empty string, got ${typeName(name)}`);
   }
   if (given !== undefined && given !== null && !isPlainObject(given)) {
     throw new TypeError(`callTool: params.arguments must be an object of arguments, got ${typeName(given)}`);
+  }
+  if (meta !== undefined && (meta === null || typeof meta !== 'object' || Array.isArray(meta))) {
+    throw new TypeError(`callTool: params._meta must be an object of request metadata, got ${typeName(meta)}`);
   }
   const args: ToolArgs = given ?? {};
   const requestOptions = rest[1];
@@ -216,36 +228,47 @@ async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest:
       const request: Record<string, unknown> = { ...(params as Record<string, unknown>), name: toolName };
       if (given === undefined && Object.keys(callArgs).length === 0) delete request.arguments;
       else request.arguments = callArgs;
+      // Runs inside the call's context: the server's spans join the agent's trace.
+      const traced = withTraceContext(meta as Record<string, unknown> | undefined);
+      if (traced !== undefined) request._meta = traced;
       const callTool = Reflect.get(context.client, 'callTool', context.client) as AnyFunction;
       const result = await callTool.call(context.client, request, ...rest);
-      if (result !== null && typeof result === 'object') {
-        if ((result as { isError?: unknown }).isError === true) {
-          const error = new McpToolError(toolName, result as Record<string, unknown>);
-          serverErrors.add(error);
-          throw error;
-        }
-        serverResults.add(result);
+      if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+        throw new TypeError(
+          `MCP server "${context.server}" answered tools/call "${toolName}" with ${typeName(result)}; a tool result must be an object ({ content: [...] })`,
+        );
       }
+      if ((result as { isError?: unknown }).isError === true) {
+        const error = new McpToolError(toolName, result as Record<string, unknown>);
+        serverErrors.add(error);
+        throw error;
+      }
+      serverResults.add(result);
       return result;
     };
-
-  const tools: Record<string, Executor> = {};
-  for (const other of context.known) {
-    if (other === name) continue;
-    const executor = executorFor(other);
-    setTool(tools, other, executor);
-    setTool(tools, context.prefix + other, executor);
-  }
-  setTool(tools, name, executorFor(name)); // a plain-name Redirect to the tool itself
+  const execute = executorFor(name);
+  // A Redirect's target, by plain or prefixed name: the tool itself or one the wrapper knows.
+  const serverNameOf = (target: string): string | undefined => {
+    if (target === name || context.known.has(target)) return target;
+    if (!target.startsWith(context.prefix)) return undefined;
+    const plain = target.slice(context.prefix.length);
+    return plain === name || context.known.has(plain) ? plain : undefined;
+  };
   try {
-    const value = await executeTool<S>({
-      hooks: context.runner,
+    const value = await runToolCall<S>({
+      core: context.core,
       toolName: context.prefix + name,
       args,
-      ...(context.hasState ? { state: context.state as S } : {}),
-      execute: executorFor(name),
-      tools,
-      ...(signal === undefined ? {} : { signal }),
+      state: context.state as S,
+      execute,
+      resolveTool: (target) => {
+        const serverName = serverNameOf(target);
+        return serverName === undefined ? undefined : serverName === name ? execute : executorFor(serverName);
+      },
+      isKnownTool: (target) => serverNameOf(target) !== undefined,
+      toolDescription: context.known.get(name),
+      attributes: callAttributes(context.client),
+      signal,
       ...context.limits,
     });
     return value !== null && typeof value === 'object' && serverResults.has(value) ? value : toCallToolResult(value);
@@ -256,9 +279,38 @@ async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest:
   }
 }
 
-/** Adds a tool by name; a server tool called `__proto__` stays an ordinary key. */
-function setTool(tools: Record<string, Executor>, name: string, executor: Executor): void {
-  Object.defineProperty(tools, name, { value: executor, enumerable: true, writable: true, configurable: true });
+/** The MCP attributes of the execute_tool span: the method, and the session when the transport has one. */
+function callAttributes(client: McpClientLike): Attributes {
+  const attributes: Attributes = { [ATTR_MCP_METHOD_NAME]: MCP_METHOD_TOOLS_CALL };
+  try {
+    // Streamable HTTP has a session id once initialized; stdio and in-memory transports have none.
+    const transport: unknown = Reflect.get(client, 'transport', client);
+    const sessionId: unknown = transport !== null && typeof transport === 'object' ? (transport as { sessionId?: unknown }).sessionId : undefined;
+    if (typeof sessionId === 'string' && sessionId.length > 0) attributes[ATTR_MCP_SESSION_ID] = sessionId;
+  } catch (error) {
+    reportTelemetryFailure('mcp.session.id', error);
+  }
+  return attributes;
+}
+
+/**
+ * The request's `_meta` with the active trace context (W3C `traceparent`, `tracestate`, through the
+ * global propagator) added to the caller's fields. A caller who set any of those fields propagates
+ * its own context: its `_meta` is sent as it is. Never throws; undefined when there is nothing to send.
+ */
+function withTraceContext(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  try {
+    const carrier: Record<string, string> = {};
+    propagation.inject(otelContext.active(), carrier);
+    const keys = Object.keys(carrier);
+    if (keys.length === 0 || (meta !== undefined && keys.some((key) => Object.prototype.hasOwnProperty.call(meta, key)))) return meta;
+    const traced: Record<string, unknown> = { ...meta };
+    for (const key of keys) Object.defineProperty(traced, key, { value: carrier[key], enumerable: true, writable: true, configurable: true });
+    return traced;
+  } catch (error) {
+    reportTelemetryFailure('mcp trace context', error);
+    return meta;
+  }
 }
 
 /** A hook's stub as an MCP CallToolResult. */
@@ -269,11 +321,15 @@ function toCallToolResult(stub: unknown): unknown {
   return result;
 }
 
-function learnToolNames(known: Set<string>, result: unknown): void {
+/** Remembers the tools (and their descriptions) a `listTools` result names. */
+function learnTools(known: Map<string, string | undefined>, result: unknown): void {
   const tools = result !== null && typeof result === 'object' ? (result as { tools?: unknown }).tools : undefined;
   if (!Array.isArray(tools)) return;
   for (const tool of tools) {
-    const name = tool !== null && typeof tool === 'object' ? (tool as { name?: unknown }).name : undefined;
-    if (typeof name === 'string' && name.length > 0) known.add(name);
+    if (tool === null || typeof tool !== 'object') continue;
+    const { name, description } = tool as { name?: unknown; description?: unknown };
+    if (typeof name !== 'string' || name.length === 0) continue;
+    if (typeof description === 'string') known.set(name, description);
+    else if (!known.has(name)) known.set(name, undefined);
   }
 }

@@ -195,9 +195,9 @@ describe('withMcpHooks: MCP errors reach onError', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: 'kaboom' }], isError: true });
     expect(onError).toHaveBeenCalledTimes(1);
     const span = executeToolSpan('mcp__fs__explode');
-    expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: 'McpToolError' });
+    expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: 'tool_error' });
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'kaboom' });
-    expect(events.map((e) => [e.toolName, e.outcome, e.errorType])).toEqual([['mcp__fs__explode', 'failed', 'McpToolError']]);
+    expect(events.map((e) => [e.toolName, e.outcome, e.errorType])).toEqual([['mcp__fs__explode', 'failed', 'tool_error']]);
   });
 
   it('an onError Redirect retries with new arguments', async () => {

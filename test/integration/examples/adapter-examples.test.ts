@@ -30,6 +30,6 @@ describe('examples/mcp-agent.ts', () => {
     expect(output).toContain('[mcp__files__write_file] skipped\n  → dry run: would write /notes/todo.txt');
     expect(output).toContain('[mcp__files__delete_file] aborted\n  → rejected: HookAbortError from no-deletes: deleting files is not allowed in this session');
     expect(output).toContain('Files on the server: {"/notes/todo.txt":"buy milk","/tmp/scratch.txt":"draft"}');
-    expect(output).toMatch(/execute_tool mcp__files__read_file .*outcome=recovered\n├─ toolhooks\.execute .*error\.type=McpToolError.*\n└─ toolhooks\.on_error .*decision=skip by missing-file-help/);
+    expect(output).toMatch(/execute_tool mcp__files__read_file .*outcome=recovered\n├─ toolhooks\.execute .*error\.type=tool_error.*\n└─ toolhooks\.on_error .*decision=skip by missing-file-help/);
   }, 60_000);
 });
