@@ -9,6 +9,7 @@ import type { ExecuteToolOptions, Executor, HookRunner, ToolArgs } from '../../i
 import { isPlainObject } from '../../decisions.js';
 import type { CallLimits } from '../shared.js';
 import { toText } from '../shared.js';
+import { executorsByName } from './resolver.js';
 
 /** Runs one tool of the agent (the requested one or a redirect target) with the given args. */
 export type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<unknown>;
@@ -62,25 +63,6 @@ export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown>
   };
   const result = await executeTool<S>(options);
   return last !== undefined && Object.is(result, last.message.content) ? last.message : result;
-}
-
-/**
- * The `tools` map executeTool reads: the other tools' names, resolved when a hook redirects (all run
- * through the same executor, which is told the effective tool name). Nothing is built per tool.
- */
-function executorsByName(self: string, names: () => Iterable<string>, executor: Executor): Record<string, Executor> {
-  let cached: string[] | undefined;
-  const list = (): string[] => (cached ??= [...names()].filter((name) => name !== self));
-  return new Proxy<Record<string, Executor>>(
-    {},
-    {
-      ownKeys: () => list(),
-      getOwnPropertyDescriptor: (_target, key) =>
-        typeof key === 'string' && list().includes(key) ? { value: executor, enumerable: true, configurable: true, writable: false } : undefined,
-      get: (_target, key) => (typeof key === 'string' && list().includes(key) ? executor : undefined),
-      has: (_target, key) => typeof key === 'string' && list().includes(key),
-    },
-  );
 }
 
 /** A ToolMessage for a result hooks produced (a stub): a string as is, anything else as JSON. */
