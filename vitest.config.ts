@@ -1,9 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three test projects, one folder each (README, "Development", says where a new test goes):
+ * - unit: test/unit/ mirrors src/; in-process only (no child process, no socket), the fast loop.
+ * - integration: test/integration/; OTLP round trips over local servers, the examples, the adapters with
+ *   their real frameworks, anything that starts a child process.
+ * - system: test/system/; the packed tarball installed into a temporary project, real programs
+ *   (prometheus, promtool, docker-compose), soaks, load and exporter fault suites.
+ * test/support/ holds the helpers the three share; it has no tests of its own.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
+    // A hook's first failure is also a process warning for users; the suite makes hundreds on purpose
+    // (the tests that check the warning listen for it themselves).
+    execArgv: ['--disable-warning=TOOLHOOKS_HOOK_FAILED'],
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'] } },
+    ],
   },
 });

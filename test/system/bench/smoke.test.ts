@@ -1,0 +1,162 @@
+/**
+ * Keeps the benchmark from rotting without running it for real (CI is too noisy to time): every
+ * scenario runs a few calls and yields a number, the library and each hand-written baseline record the
+ * same telemetry (so the ratios compare like with like), and the CLI writes and compares its JSON.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { context, metrics, trace } from '@opentelemetry/api';
+import type { ScopeMetrics } from '@opentelemetry/sdk-metrics';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Library } from '../../../bench/library.js';
+import { loadLibrary } from '../../../bench/library.js';
+import { measureHeap, sampleRound } from '../../../bench/measure.js';
+import type { Scenario } from '../../../bench/scenarios.js';
+import { logDestinations, noSdkScenarios, sdkScenarios } from '../../../bench/scenarios.js';
+import type { TracingSdk } from '../../../bench/sdk.js';
+import { installTracingSdk } from '../../../bench/sdk.js';
+import { recordShapes } from '../../../bench/spans.js';
+import { INSTRUMENTATION_NAME, SPAN_AFTER_TOOL, SPAN_BEFORE_TOOL } from '../../../src/telemetry/semconv.js';
+
+const QUICK = { batch: 5, timeMs: 5, minSamples: 3, warmupMs: 0 } as const;
+
+let lib: Library;
+let sdk: TracingSdk | undefined;
+
+function disableGlobals(): void {
+  trace.disable();
+  context.disable();
+  metrics.disable();
+}
+
+beforeAll(async () => {
+  // The no-SDK scenarios need the API's no-op globals: nothing registered by an earlier file.
+  disableGlobals();
+  lib = await loadLibrary('src');
+});
+
+afterAll(async () => {
+  await sdk?.shutdown();
+  disableGlobals();
+});
+
+async function expectNumbers(scenarios: readonly Scenario[]): Promise<void> {
+  const samples = await sampleRound(new Map(scenarios.map((s) => [s.id, s.call])), QUICK);
+  for (const scenario of scenarios) {
+    const values = samples.get(scenario.id) ?? [];
+    expect(values.length, scenario.id).toBeGreaterThanOrEqual(QUICK.minSamples);
+    for (const ns of values) expect(Number.isFinite(ns) && ns > 0, `${scenario.id}: ${ns}`).toBe(true);
+  }
+}
+
+/** Metric name → sorted data-point attribute keys, for one instrumentation scope. */
+function metricShapes(scope: ScopeMetrics | undefined): Record<string, string[]> {
+  const shapes: Record<string, string[]> = {};
+  for (const metric of scope?.metrics ?? []) {
+    shapes[metric.descriptor.name] = metric.dataPoints.map((point) => Object.keys(point.attributes).sort().join(',')).sort();
+  }
+  return shapes;
+}
+
+/** The keys of a pino line, less the per-process and per-line ones. */
+function logKeys(line: string): string {
+  const { time: _time, pid: _pid, hostname: _hostname, ...rest } = JSON.parse(line) as Record<string, unknown>;
+  return Object.keys(rest).sort().join(',');
+}
+
+describe('benchmark smoke run', () => {
+  it('runs every no-SDK scenario (before any SDK is registered) and yields numbers', async () => {
+    const scenarios = noSdkScenarios(lib);
+    expect(scenarios.map((s) => s.id)).toEqual(['bare', 'nosdk.hooks-0', 'nosdk.hooks-1', 'nosdk.hooks-5']);
+    await expectNumbers(scenarios);
+  });
+
+  it('runs every SDK scenario and yields numbers, heap figures included', async () => {
+    sdk = installTracingSdk();
+    const scenarios = sdkScenarios(lib);
+    await expectNumbers(scenarios);
+    const tracingSdk = sdk;
+    const heap = await measureHeap(scenarios[1]?.call ?? (() => Promise.resolve()), 200, () => tracingSdk.flush());
+    expect(Number.isFinite(heap.allocatedBytes) && heap.allocatedBytes > 0).toBe(true);
+    expect(Number.isFinite(heap.retainedBytes)).toBe(true);
+  });
+
+  it('records the same spans, attributes and events in each library scenario as in its hand-written baseline', async () => {
+    const tracingSdk = sdk as TracingSdk;
+    const scenarios = sdkScenarios(lib);
+    const pairs = scenarios.filter((s) => s.baseline !== undefined);
+    expect(pairs.map((s) => s.id)).toEqual(['sdk.hooks-2', 'sdk.hooks-10', 'sdk.no-hook-invoked', 'sdk.metrics-logs']);
+    for (const scenario of pairs) {
+      const baseline = scenarios.find((s) => s.id === scenario.baseline) as Scenario;
+      const library = await recordShapes(tracingSdk, scenario.call, 3);
+      const hand = await recordShapes(tracingSdk, baseline.call, 3);
+      expect(library.length, scenario.id).toBeGreaterThanOrEqual(6);
+      expect(library, scenario.id).toEqual(hand);
+    }
+  });
+
+  it('creates no phase span when no hook is invoked', async () => {
+    const scenario = sdkScenarios(lib).find((s) => s.id === 'sdk.no-hook-invoked') as Scenario;
+    const names = (await recordShapes(sdk as TracingSdk, scenario.call, 2)).map((shape) => shape.name);
+    expect(names).toHaveLength(4);
+    expect(names).not.toContain(SPAN_BEFORE_TOOL);
+    expect(names).not.toContain(SPAN_AFTER_TOOL);
+  });
+
+  it('records the same metrics and log lines with MetricsHook and LoggingHook as the hand-written baseline', async () => {
+    const tracingSdk = sdk as TracingSdk;
+    const scenarios = sdkScenarios(lib);
+    const library = scenarios.find((s) => s.id === 'sdk.metrics-logs') as Scenario;
+    const hand = scenarios.find((s) => s.id === 'sdk.metrics-logs.hand') as Scenario;
+    logDestinations.library.kept = [];
+    logDestinations.hand.kept = [];
+    for (let index = 0; index < 3; index += 1) {
+      await library.call();
+      await hand.call();
+    }
+    const libraryLines = logDestinations.library.kept;
+    const handLines = logDestinations.hand.kept;
+    logDestinations.library.kept = undefined;
+    logDestinations.hand.kept = undefined;
+    expect(libraryLines).toHaveLength(6); // per call: the Redirect and the outcome
+    expect(libraryLines.map(logKeys)).toEqual(handLines.map(logKeys));
+    const scopes = await tracingSdk.collectMetrics();
+    const libraryMetrics = metricShapes(scopes.get(INSTRUMENTATION_NAME));
+    expect(Object.keys(libraryMetrics).length).toBeGreaterThanOrEqual(4);
+    expect(libraryMetrics).toEqual(metricShapes(scopes.get('hand-written')));
+  });
+
+  it('npm run bench -- --quick writes JSON results with every scenario and compares with an earlier file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhooks-bench-'));
+    try {
+      const file = join(dir, 'results.json');
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--expose-gc', '--import', 'tsx', 'bench/run.ts', '--quick', '--src', '--json', file, '--compare', 'bench/results/before.json'],
+        { timeout: 60_000 },
+      );
+      expect(stdout).toContain('Compared with');
+      const results = JSON.parse(readFileSync(file, 'utf8')) as {
+        node: string;
+        cpu: string;
+        date: string;
+        scenarios: { id: string; medianNs: number; ratio?: number; samples: number }[];
+        throughput: { callsPerSecond: number }[];
+      };
+      expect(results.node).toBe(process.version);
+      expect(results.cpu.length).toBeGreaterThan(0);
+      expect(results.scenarios.map((s) => s.id)).toEqual([...noSdkScenarios(lib), ...sdkScenarios(lib)].map((s) => s.id));
+      for (const scenario of results.scenarios) {
+        expect(scenario.medianNs, scenario.id).toBeGreaterThan(0);
+        expect(scenario.samples, scenario.id).toBeGreaterThan(0);
+      }
+      expect(results.throughput.length).toBeGreaterThan(0);
+      for (const t of results.throughput) expect(t.callsPerSecond).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});

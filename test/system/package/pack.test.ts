@@ -1,0 +1,144 @@
+/**
+ * The published package, as a user gets it: `npm pack`, install the tarball into an empty folder
+ * (with `@opentelemetry/api`, without the adapters' optional peers), then `import` and `require` every
+ * entry point. Also lints the packed exports with publint and
+ * @arethetypeswrong/cli.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../../..');
+const work = mkdtempSync(join(tmpdir(), 'toolhooks-pack-'));
+const app = join(work, 'app');
+let tarball = '';
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false' } });
+}
+
+beforeAll(() => {
+  run('npm', ['pack', '--pack-destination', work], root);
+  const file = readdirSync(work).find((name) => name.endsWith('.tgz'));
+  if (file === undefined) throw new Error(`npm pack wrote no tarball into ${work}`);
+  tarball = join(work, file);
+  execFileSync('mkdir', ['-p', app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
+  run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball, '@opentelemetry/api@^1.9.0'], app);
+}, 240_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const script = `
+  const { HookRunner, executeTool, skip, VERSION } = toolhooks;
+  const hooks = new HookRunner([{ name: 'cache', beforeTool: () => skip('cached', 'stub') }]);
+  executeTool({ hooks, toolName: 'search', args: {}, execute: () => 'real' })
+    .then((result) => console.log(JSON.stringify({ result, version: VERSION })));
+`;
+
+const useAi = `
+  const tools = withHooks({ shout: { description: 'd', execute: async (input) => input.text.toUpperCase() }, client: { description: 'no execute' } },
+    new HookRunner([{ beforeTool: (name, args) => (args.text === 'secret' ? skip('redacted', '[hidden]') : undefined) }]));
+  Promise.all([tools.shout.execute({ text: 'hi' }, { toolCallId: '1' }), tools.shout.execute({ text: 'secret' }, { toolCallId: '2' })])
+    .then((out) => console.log(JSON.stringify([...out, typeof tools.client.execute])));`;
+
+const useMcp = `
+  const client = { callTool: async (params) => ({ content: [{ type: 'text', text: params.name + ':' + JSON.stringify(params.arguments) }] }) };
+  const wrapped = withMcpHooks(client, new HookRunner([{ tools: /^mcp__fs__/, beforeTool: () => redirect({ newArgs: { path: '/sandbox' } }) }]), { server: 'fs' });
+  wrapped.callTool({ name: 'read', arguments: { path: '/etc' } }).then((out) => console.log(out.content[0].text));`;
+
+describe('the packed package', () => {
+  it('works with import in an empty project', () => {
+    const out = run('node', ['--input-type=module', '-e', `import * as toolhooks from 'toolhooks';\n${script}`], app);
+    expect(JSON.parse(out)).toEqual({ result: 'stub', version: '0.1.0' });
+  });
+
+  it('works with require in an empty project', () => {
+    const out = run('node', ['-e', `const toolhooks = require('toolhooks');\n${script}`], app);
+    expect(JSON.parse(out)).toEqual({ result: 'stub', version: '0.1.0' });
+  });
+
+  it('loads toolhooks/hooks and toolhooks/node with import and with require', () => {
+    const check = `
+      const ok = [typeof hooks.MetricsHook, typeof hooks.LoggingHook, typeof node.startTelemetry, typeof node.TreeSpanExporter];
+      console.log(JSON.stringify(ok));
+    `;
+    const esm = run('node', ['--input-type=module', '-e', `import * as hooks from 'toolhooks/hooks'; import * as node from 'toolhooks/node';\n${check}`], app);
+    const cjs = run('node', ['-e', `const hooks = require('toolhooks/hooks'); const node = require('toolhooks/node');\n${check}`], app);
+    expect(JSON.parse(esm)).toEqual(['function', 'function', 'function', 'function']);
+    expect(JSON.parse(cjs)).toEqual(['function', 'function', 'function', 'function']);
+  });
+
+  it('installs without the adapters\' optional peers (ai, @modelcontextprotocol/sdk)', () => {
+    for (const peer of ['ai', '@modelcontextprotocol/sdk/client/index.js']) {
+      expect(() => run('node', ['-e', `require.resolve(${JSON.stringify(peer)})`], app)).toThrow(/Cannot find module/);
+    }
+  });
+
+  it('toolhooks/ai loads and works through require and import without ai installed', () => {
+    const expected = JSON.stringify(['HI', '[hidden]', 'undefined']);
+    expect(run('node', ['-e', `const { HookRunner, skip } = require('toolhooks'); const { withHooks } = require('toolhooks/ai');${useAi}`], app).trim()).toBe(expected);
+    expect(
+      run('node', ['--input-type=module', '-e', `import { HookRunner, skip } from 'toolhooks'; import { withHooks } from 'toolhooks/ai';${useAi}`], app).trim(),
+    ).toBe(expected);
+  });
+
+  it('toolhooks/mcp loads and works through require and import without the MCP SDK installed', () => {
+    const expected = 'read:{"path":"/sandbox"}';
+    expect(
+      run('node', ['-e', `const { HookRunner, redirect } = require('toolhooks'); const { withMcpHooks } = require('toolhooks/mcp');${useMcp}`], app).trim(),
+    ).toBe(expected);
+    expect(
+      run('node', ['--input-type=module', '-e', `import { HookRunner, redirect } from 'toolhooks'; import { withMcpHooks } from 'toolhooks/mcp';${useMcp}`], app).trim(),
+    ).toBe(expected);
+  });
+
+  it('each adapter entry exports exactly its public surface, in both formats', () => {
+    const list = (entry: string): string => `Object.keys(require('${entry}')).sort().join(',')`;
+    expect(run('node', ['-e', `console.log(${list('toolhooks/ai')})`], app).trim()).toBe('recordInvalidToolCalls,withHooks');
+    expect(run('node', ['-e', `console.log(${list('toolhooks/mcp')})`], app).trim()).toBe('McpToolError,withMcpHooks');
+    expect(
+      run('node', ['--input-type=module', '-e', `const m = await import('toolhooks/mcp'); console.log(Object.keys(m).sort().join(','))`], app).trim(),
+    ).toBe('McpToolError,withMcpHooks');
+  });
+
+  it('passes publint', () => {
+    const out = run(join(root, 'node_modules/.bin/publint'), ['--pack', 'false', '--strict'], root);
+    expect(out).toContain('All good');
+  });
+
+  it('passes @arethetypeswrong/cli for every entry point', () => {
+    // Exits non-zero with a table of problems when any resolution mode gets the wrong types.
+    const out = run(join(root, 'node_modules/.bin/attw'), [tarball, '--format', 'json'], root);
+    const report = JSON.parse(out) as { analysis?: { problems?: unknown[] } };
+    expect(report.analysis?.problems).toEqual([]);
+  });
+});
+
+describe('the packed package: toolhooks/langchain and toolhooks/claude', () => {
+  const useClaude = `
+    const hooks = claudeAgentHooks(new HookRunner([{ beforeTool: () => skip('cached', 'from cache') }]));
+    hooks.PreToolUse[0].hooks[0]({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Read', tool_input: {}, tool_use_id: 't1' }, 't1', { signal: new AbortController().signal })
+      .then((out) => console.log(JSON.stringify([Object.keys(hooks), out.hookSpecificOutput.permissionDecision, out.hookSpecificOutput.permissionDecisionReason])));`;
+
+  it('toolhooks/claude loads and works through require and import without the Claude Agent SDK installed', () => {
+    expect(() => run('node', ['-e', `require.resolve('@anthropic-ai/claude-agent-sdk')`], app)).toThrow(/Cannot find module/);
+    const expected = JSON.stringify([['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'SessionEnd'], 'deny', 'from cache']);
+    expect(run('node', ['-e', `const { HookRunner, skip } = require('toolhooks'); const { claudeAgentHooks } = require('toolhooks/claude');${useClaude}`], app).trim()).toBe(expected);
+    expect(
+      run('node', ['--input-type=module', '-e', `import { HookRunner, skip } from 'toolhooks'; import { claudeAgentHooks } from 'toolhooks/claude';${useClaude}`], app).trim(),
+    ).toBe(expected);
+  });
+
+  it('toolhooks/langchain without its peers fails to load, naming the missing peer', () => {
+    expect(() => run('node', ['-e', `require('toolhooks/langchain')`], app)).toThrow(/Cannot find module '(@langchain\/core\/messages|langchain)'/);
+  });
+
+  it('each new entry exports exactly its public surface', () => {
+    expect(run('node', ['-e', `console.log(Object.keys(require('toolhooks/claude')).sort().join(','))`], app).trim()).toBe('ClaudeToolError,claudeAgentHooks');
+    const langchain = join(root, 'dist/cjs/adapters/langchain/index.js');
+    expect(run('node', ['-e', `console.log(Object.keys(require(${JSON.stringify(langchain)})).sort().join(','))`], root).trim()).toBe('toolhooksMiddleware,withHooks');
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * The README and docs/ as a newcomer uses them, against the packed package installed into an empty
+ * project:
+ * - every ```ts block marked `<!-- runnable: NAME -->` runs as written (with tsx, as `NAME.mts`) and
+ *   prints what the expectations below say — the README's first screen prints a trace tree;
+ * - every ```ts block not marked `<!-- fragment -->` compiles with `tsc --strict` against the
+ *   package's own types;
+ * - the shipped examples run from the installed package, and its source maps point at nothing missing.
+ * The markers are described in test/support/markdown.ts and in the README's Development notes.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CodeBlock } from '../../support/markdown.js';
+import { codeBlocks, documentationFiles } from '../../support/markdown.js';
+import type { PackedApp } from '../../support/packed-app.js';
+import { packAndInstall, repoRoot } from '../../support/packed-app.js';
+
+const tsx = join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
+const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
+
+const tsBlocks = documentationFiles(repoRoot)
+  .flatMap((file) => codeBlocks(repoRoot, file))
+  .filter((block) => block.lang === 'ts');
+const runnable = tsBlocks.filter((block) => block.marker?.kind === 'runnable');
+const compiled = tsBlocks.filter((block) => block.marker?.kind !== 'fragment');
+
+/** What each runnable snippet must print on stdout (it must also exit 0 and write nothing on stderr). */
+const EXPECTED: Record<string, (stdout: string) => void> = {
+  'first-screen': (out) => {
+    // One tree per call, printed by startTelemetry({ console: 'tree' }), and the snippet's own lines.
+    expect(out).toMatch(/^execute_tool shell {2}\d+\.\d ms {2}outcome=completed$/m);
+    expect(out).toMatch(/^├─ toolhooks\.before_tool {2}\d+\.\d ms {2}decision=continue$/m);
+    expect(out).toMatch(/^│ {6}• policy: continue \(\d+\.\d\d ms\)$/m);
+    expect(out).toMatch(/^└─ toolhooks\.execute {2}\d+\.\d ms {2}attempt=1$/m);
+    expect(out).toMatch(/^ran ls$/m);
+    expect(out).toMatch(/^execute_tool shell {2}\d+\.\d ms {2}outcome=aborted {2}error\.type=HookAbortError {2}"destructive command"$/m);
+    expect(out).toMatch(/^└─ toolhooks\.before_tool {2}\d+\.\d ms {2}decision=abort by policy$/m);
+    expect(out).toMatch(/^ {7}• policy: abort "destructive command" \(\d+\.\d\d ms\)$/m);
+    expect(out).toMatch(/^policy stopped it: destructive command$/m);
+    expect(out).not.toContain('rm -rf /\n');
+  },
+  'write-a-hook': (out) => {
+    expect(out).toBe('sandbox ran: curl https://example.com\npolicy stopped it: destructive command\n');
+  },
+  'tree-exporter': (out) => {
+    expect(out).toMatch(/^execute_tool search {2}\d+\.\d ms {2}outcome=skipped$/m);
+    // One tree: the phase span nests under the call's span.
+    expect(out).toMatch(/^└─ toolhooks\.before_tool {2}\d+\.\d ms {2}decision=skip by cache$/m);
+    expect(out).toMatch(/^ {7}• cache: skip "cache hit" \(\d+\.\d\d ms\)$/m);
+    expect(out).toMatch(/^result: from cache$/m);
+  },
+  'literal-decisions': (out) => {
+    expect(out).toBe('["cached",true]\n');
+  },
+};
+
+/** The environment of a snippet run: the test's own OTEL_* settings must not change what it prints. */
+function snippetEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('OTEL_')) env[key] = value;
+  return env;
+}
+
+function runTsx(file: string, cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [tsx, file], { cwd, encoding: 'utf8', env: snippetEnv(), timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function snippetName(block: CodeBlock): string {
+  if (block.marker?.kind === 'runnable') return block.marker.name;
+  return `${block.file.replace(/[/.]/g, '_')}_L${block.line}`;
+}
+
+let packed: PackedApp;
+const sources = new Map<string, CodeBlock>();
+
+beforeAll(() => {
+  packed = packAndInstall('toolhooks-snippets-');
+  const dir = join(packed.app, 'snippets');
+  mkdirSync(dir, { recursive: true });
+  for (const block of compiled) {
+    const name = `${snippetName(block)}.mts`;
+    sources.set(`snippets/${name}`, block);
+    writeFileSync(join(dir, name), block.code);
+  }
+  writeFileSync(
+    join(packed.app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        target: 'ES2022',
+        lib: ['ES2022'],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [join(repoRoot, 'node_modules/@types')],
+      },
+      include: ['snippets/*.mts'],
+    }),
+  );
+}, 300_000);
+
+afterAll(() => packed?.remove());
+
+describe('the docs, against the packed package', () => {
+  it('mark the README first screen runnable, and every runnable snippet has expectations (and the reverse)', () => {
+    const names = runnable.map((block) => block.marker?.kind === 'runnable' && block.marker.name);
+    expect(new Set(names).size, 'runnable names are unique').toBe(names.length);
+    expect([...names].sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(runnable.find((block) => block.file === 'README.md')?.marker).toEqual({ kind: 'runnable', name: 'first-screen' });
+  });
+
+  it.each(runnable.map((block) => [snippetName(block), block] as const))('runnable snippet %s runs as written', (name, block) => {
+    const { status, stdout, stderr } = runTsx(join('snippets', `${name}.mts`), packed.app);
+    expect(stderr, `${block.file}:${block.line} wrote on stderr`).toBe('');
+    expect(status, `${block.file}:${block.line} exited with ${String(status)}`).toBe(0);
+    EXPECTED[name]?.(stdout);
+  });
+
+  it('every ```ts block that is not marked as a fragment compiles with tsc --strict against the package types', () => {
+    expect(compiled.length).toBeGreaterThan(runnable.length);
+    const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: packed.app, encoding: 'utf8' });
+    // Errors name the snippet file; point them at the doc instead.
+    const errors = result.stdout
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => {
+        const at = /^(snippets\/[^(]+)\((\d+),(\d+)\): (.*)$/.exec(line);
+        const block = at === null ? undefined : sources.get(at[1] ?? '');
+        return block === undefined || at === null ? line : `${block.file}:${block.line + Number(at[2]) - 1}: ${at[4] ?? ''}`;
+      });
+    expect(errors).toEqual([]);
+    expect(result.status).toBe(0);
+  });
+});
+
+describe('the installed package stands alone', () => {
+  it('ships the examples, and they run from the installed package', () => {
+    const example = join('node_modules', 'toolhooks', 'examples', 'quickstart.ts');
+    const { status, stdout, stderr } = runTsx(example, packed.app);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^result: host ran: ls$/m);
+    expect(stdout).toMatch(/^result: sandbox ran: curl https:\/\/example\.com$/m);
+    expect(stdout).toMatch(/^aborted by policy: destructive command$/m);
+    expect(stdout).toMatch(/^execute_tool shell {2}\d+\.\d ms {2}outcome=aborted/m);
+  });
+
+  it('source maps and declaration maps point only at files the package ships (or carry the source)', () => {
+    const pkg = join(packed.app, 'node_modules', 'toolhooks');
+    const maps: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.map')) maps.push(path);
+      }
+    };
+    walk(join(pkg, 'dist'));
+    expect(maps.length).toBeGreaterThan(0);
+    const missing: string[] = [];
+    for (const map of maps) {
+      const parsed = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[]; sourceRoot?: string; sourcesContent?: (string | null)[] };
+      parsed.sources.forEach((source, index) => {
+        if (typeof parsed.sourcesContent?.[index] === 'string') return;
+        const target = join(dirname(map), parsed.sourceRoot ?? '', source);
+        if (!existsSync(target)) missing.push(`${relative(pkg, map)} → ${source}`);
+      });
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('ships a LICENSE matching package.json, and a CHANGELOG for its version', () => {
+    const pkg = join(packed.app, 'node_modules', 'toolhooks');
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { license: string; version: string };
+    expect(manifest.license).toBe('MIT');
+    expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} toolhooks contributors\n/);
+    expect(readFileSync(join(pkg, 'CHANGELOG.md'), 'utf8')).toContain(`## ${manifest.version}`);
+  });
+});

@@ -1,0 +1,110 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { HookDecision, ToolHook } from '../../src/index.js';
+import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../src/index.js';
+
+type Behaviour = 'none' | 'undefined' | 'continue' | 'skip' | 'redirect' | 'abort' | 'throw' | 'junk';
+interface HookSpec {
+  behaviour: Behaviour;
+  failureMode: 'open' | 'closed';
+  async: boolean;
+  hasMethod: boolean;
+  audit: boolean;
+}
+
+const hookSpec = fc.record<HookSpec>({
+  behaviour: fc.constantFrom<Behaviour>('none', 'undefined', 'continue', 'skip', 'redirect', 'abort', 'throw', 'junk'),
+  failureMode: fc.constantFrom('open', 'closed'),
+  async: fc.boolean(),
+  hasMethod: fc.boolean(),
+  audit: fc.boolean(),
+});
+
+function decisionOf(behaviour: Behaviour, index: number): HookDecision | undefined {
+  switch (behaviour) {
+    case 'continue':
+      return CONTINUE;
+    case 'skip':
+      return skip(`skip ${index}`, index);
+    case 'redirect':
+      return redirect({ newArgs: { index } });
+    case 'abort':
+      return abort(`abort ${index}`);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The reference model of the aggregation rules (docs/protocol.md): what the runner must return for a
+ * chain, and which hooks run. Audit hooks run in their place and take no part in the decision.
+ */
+function model(specs: HookSpec[], phase: 'before' | 'after'): { result: HookDecision | { abortedBy: number }; invoked: number[] } {
+  const invoked: number[] = [];
+  let winner: { index: number; decision: HookDecision } | undefined;
+  for (const [index, spec] of specs.entries()) {
+    if (!spec.hasMethod) continue;
+    invoked.push(index);
+    if (spec.audit) continue;
+    let decision: HookDecision = CONTINUE;
+    if (spec.behaviour === 'throw' || spec.behaviour === 'junk') {
+      decision = spec.failureMode === 'closed' ? abort('failed') : CONTINUE;
+    } else {
+      decision = decisionOf(spec.behaviour, index) ?? CONTINUE;
+    }
+    if (decision.kind === 'abort') return { result: { abortedBy: index }, invoked };
+    if (decision.kind !== 'continue' && winner === undefined) winner = { index, decision };
+  }
+  if (winner === undefined || (phase === 'after' && winner.decision.kind === 'skip')) return { result: CONTINUE, invoked };
+  return { result: winner.decision, invoked };
+}
+
+function buildHooks(specs: HookSpec[], invoked: number[]): ToolHook[] {
+  return specs.map((spec, index) => {
+    const run = (): unknown => {
+      invoked.push(index);
+      const produce = (): unknown => {
+        if (spec.behaviour === 'throw') throw new Error(`hook ${index} broke`);
+        if (spec.behaviour === 'junk') return { kind: 'maybe' };
+        return decisionOf(spec.behaviour, index);
+      };
+      return spec.async ? Promise.resolve().then(produce) : produce();
+    };
+    const hook: Record<string, unknown> = { name: `h${index}`, failureMode: spec.failureMode };
+    if (spec.audit) hook.mode = 'audit';
+    if (spec.hasMethod) {
+      hook.beforeTool = run;
+      hook.afterTool = run;
+    } else {
+      // A hook of another phase only: never invoked in these two.
+      hook.onError = run;
+    }
+    return hook as ToolHook;
+  });
+}
+
+describe('HookRunner aggregation matches the reference model', () => {
+  for (const phase of ['before', 'after'] as const) {
+    it(`over random hook chains (${phase}_tool)`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(hookSpec, { maxLength: 8 }), async (specs) => {
+          const invoked: number[] = [];
+          const runner = new HookRunner(buildHooks(specs, invoked));
+          const expected = model(specs, phase);
+          const actual = await (phase === 'before'
+            ? runner.runBefore('tool', {}, undefined)
+            : runner.runAfter('tool', {}, 'result', undefined, 1)
+          ).catch((error: unknown) => error);
+          expect(invoked).toEqual(expected.invoked);
+          if ('abortedBy' in expected.result) {
+            expect(actual).toBeInstanceOf(HookAbortError);
+            expect((actual as HookAbortError).sourceHook).toBe(`h${expected.result.abortedBy}`);
+          } else {
+            expect(actual).toEqual(expected.result);
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+});

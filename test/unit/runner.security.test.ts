@@ -1,0 +1,339 @@
+/**
+ * Security (issue 6): what an attacker who controls tool arguments — or a hook that returns something
+ * hostile — can and cannot make toolhooks do. Each test asserts a guarantee a user can check: no
+ * prototype pollution, bounded telemetry, reasons that survive export intact, hostile decisions that
+ * are recorded as hook errors instead of crashing the call, plain-text diagnostics that cannot be forged.
+ * That reasons survive an OTLP/JSON export byte for byte is checked in
+ * test/integration/telemetry/control-characters-otlp.test.ts (it needs a local OTLP receiver).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FailureMode, HookDecision, Phase, ToolArgs, ToolHook, ToolHookEvent } from '../../src/index.js';
+import { HookAbortError, HookRunner, abort, executeTool, redirect, skip } from '../../src/index.js';
+import {
+  ATTR_DECISION_REASON,
+  ATTR_EXCEPTION_MESSAGE,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_HOOK_ERROR_KIND,
+  ATTR_REDIRECT_ARG_KEYS,
+  EVENT_HOOK_DECISION,
+  EVENT_HOOK_ERROR,
+  SPAN_BEFORE_TOOL,
+  SPAN_EXECUTE_TOOL_PREFIX,
+} from '../../src/telemetry/semconv.js';
+import { createTestTracing, eventsOf } from '../support/tracing.js';
+import { recordDiag } from '../support/diag.js';
+
+const tracing = createTestTracing();
+const diagRecorder = recordDiag();
+const warnings = diagRecorder.messages;
+
+beforeEach(() => {
+  tracing.reset();
+  diagRecorder.start();
+});
+afterEach(() => {
+  diagRecorder.stop();
+  // Whatever a test did, no object anywhere may have gained the attacker's property.
+  expect(Object.prototype).not.toHaveProperty('isAdmin');
+  expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+});
+
+/** Every string a span or span event holds, for size and content checks. */
+function allTelemetry(): string {
+  return JSON.stringify(
+    tracing.spans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })),
+  );
+}
+
+function stringAttributes(): string[] {
+  return tracing
+    .spans()
+    .flatMap((span) => [span.attributes, ...span.events.map((event) => event.attributes ?? {})])
+    .flatMap((attributes) => Object.values(attributes))
+    .flatMap((value) => (Array.isArray(value) ? value : [value]))
+    .filter((value): value is string => typeof value === 'string');
+}
+
+const HOSTILE = '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"isAdmin":true}},"prototype":{"isAdmin":true},"path":"/sandbox/file"}';
+
+/** Checks the args an executor received: the attacker's keys are plain data, the prototype is untouched. */
+function expectUnpolluted(args: ToolArgs): void {
+  expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+  expect(args.isAdmin).toBeUndefined();
+  expect(Object.hasOwn(args, '__proto__')).toBe(true);
+  expect(Object.getOwnPropertyDescriptor(args, '__proto__')?.value).toEqual({ isAdmin: true });
+  expect(Object.getOwnPropertyDescriptor(args, 'constructor')?.value).toEqual({ prototype: { isAdmin: true } });
+  expect(args.path).toBe('/sandbox/file');
+}
+
+describe('prototype pollution through args and Redirect newArgs', () => {
+  const phases: readonly Phase[] = ['before_tool', 'on_error', 'after_tool'];
+  const forms = [
+    { form: 'redirect()', make: (newArgs: ToolArgs): HookDecision => redirect({ newArgs, reason: 'jail' }) },
+    { form: 'a plain literal', make: (newArgs: ToolArgs): HookDecision => ({ kind: 'redirect', newArgs, reason: 'jail' }) },
+  ];
+  const cases = phases.flatMap((phase) => forms.map((form) => ({ phase, ...form })));
+
+  it.each(cases)('a $phase Redirect built with $form and JSON.parse-d __proto__/constructor/prototype keys', async ({ phase, make }) => {
+    const received: ToolArgs[] = [];
+    const hook: ToolHook = {
+      name: 'jailer',
+      beforeTool: () => (phase === 'before_tool' ? make(JSON.parse(HOSTILE) as ToolArgs) : undefined),
+      onError: () => (phase === 'on_error' ? make(JSON.parse(HOSTILE) as ToolArgs) : undefined),
+      afterTool: (_tool, _args, _result, _state, _duration, ctx) =>
+        phase === 'after_tool' && ctx.attempt === 1 ? make(JSON.parse(HOSTILE) as ToolArgs) : undefined,
+    };
+    const hooks = new HookRunner({ hooks: [hook], tracer: tracing.tracer, capture: { args: true, results: true } });
+    const args = { path: '/etc/passwd' };
+    const result = await executeTool({
+      hooks,
+      toolName: 'read_file',
+      args,
+      execute: (toolArgs, ctx) => {
+        received.push(toolArgs);
+        if (phase === 'on_error' && ctx.attempt === 1) throw new Error('first attempt fails');
+        return toolArgs.isAdmin === true ? 'ADMIN' : 'user';
+      },
+    });
+    expect(result).toBe('user');
+    expect(received).toHaveLength(2 - Number(phase === 'before_tool'));
+    expectUnpolluted(received[received.length - 1]!);
+    expect(args).toEqual({ path: '/etc/passwd' });
+    expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+  });
+
+  it('hostile keys at any depth of the args pass through hooks, capture and observers as data', async () => {
+    const args = JSON.parse(`{"level1":{"level2":[${HOSTILE}]},"__proto__":{"isAdmin":true},"query":"x"}`) as ToolArgs;
+    const events: ToolHookEvent[] = [];
+    const hooks = new HookRunner({
+      tracer: tracing.tracer,
+      capture: { args: true, results: true },
+      hooks: [
+        { name: 'merge', beforeTool: () => redirect({ newArgs: JSON.parse(HOSTILE) as ToolArgs }) },
+        { name: 'observer', onEvent: (event) => void events.push(event) },
+      ],
+    });
+    const result = await executeTool({ hooks, toolName: 'search', args, execute: (toolArgs) => toolArgs });
+    expectUnpolluted(result as ToolArgs);
+    // The recorded arguments keep the attacker's keys as data, and so does parsing them back.
+    const recorded = JSON.parse(String(tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} search`)[0]!.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS])) as ToolArgs;
+    expect(Object.hasOwn(recorded, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(recorded)).toBe(Object.prototype);
+    expect(events.some((event) => event.type === 'tool')).toBe(true);
+  });
+});
+
+describe('huge values stay bounded', () => {
+  const MB10 = 'x'.repeat(10 * 1024 * 1024);
+  const hugeKey = 'k'.repeat(1024 * 1024);
+
+  /** Three calls that put 10 MB strings everywhere an attacker or a runaway tool could. */
+  async function hostileCalls(capture: { args: boolean; results: boolean }, events: ToolHookEvent[]): Promise<unknown[]> {
+    const newArgs: ToolArgs = { blob: MB10, [hugeKey]: 1 };
+    for (let i = 0; i < 1000; i += 1) newArgs[`key${i}`] = i;
+    const hooks = new HookRunner({
+      tracer: tracing.tracer,
+      capture,
+      hooks: [
+        {
+          name: 'rewriter',
+          beforeTool: (tool) => (tool === 'fetch' ? redirect({ newArgs, reason: MB10 }) : undefined),
+          afterTool: () => {
+            throw new Error(MB10);
+          },
+          onError: () => abort(MB10),
+        },
+        { name: 'gate', failureMode: 'closed', beforeTool: (tool) => (tool === 'gated' ? Promise.reject(new Error(MB10)) : undefined) },
+        { name: 'observer', onEvent: (event) => void events.push(event) },
+      ],
+    });
+    const settle = (promise: Promise<unknown>): Promise<unknown> => promise.catch((error: unknown) => error);
+    return Promise.all([
+      settle(executeTool({ hooks, toolName: 'fetch', args: { url: MB10 }, execute: () => ({ body: MB10 }) })),
+      settle(
+        executeTool({
+          hooks,
+          toolName: 'crash',
+          args: { url: MB10 },
+          execute: () => {
+            throw new Error(MB10);
+          },
+        }),
+      ),
+      settle(executeTool({ hooks, toolName: 'gated', args: {}, execute: () => 'never' })),
+    ]);
+  }
+
+  it('with capture on: every attribute, status, event and diag message has a bound', async () => {
+    const events: ToolHookEvent[] = [];
+    const [fetched, crashed, gated] = await hostileCalls({ args: true, results: true }, events);
+    expect(fetched).toEqual({ body: MB10 }); // the tool's own result is never cut: only telemetry is
+    expect(crashed).toBeInstanceOf(HookAbortError);
+    expect(gated).toBeInstanceOf(HookAbortError);
+    // A fail-closed reason quotes the hook's error, cut to maxLength (4096).
+    expect((gated as HookAbortError).reason.length).toBeLessThan(4096 + 100);
+    expect((gated as HookAbortError).reason).toMatch(/^hook gate failed: x+…\[truncated \d+\]$/);
+
+    for (const value of stringAttributes()) expect(value.length).toBeLessThanOrEqual(16_384);
+    for (const span of tracing.spans()) expect(span.status.message?.length ?? 0).toBeLessThanOrEqual(4096 + 32);
+    const decision = eventsOf(tracing.spansNamed(SPAN_BEFORE_TOOL)[0]!, EVENT_HOOK_DECISION).find(
+      (event) => event.attributes[ATTR_REDIRECT_ARG_KEYS] !== undefined,
+    )!;
+    const keys = decision.attributes[ATTR_REDIRECT_ARG_KEYS] as string[];
+    expect(keys.length).toBeLessThanOrEqual(64);
+    expect(keys[1]).toMatch(/^k+…\[truncated \d+\]$/);
+    expect(allTelemetry().length).toBeLessThan(512 * 1024);
+    expect(JSON.stringify(events).length).toBeLessThan(256 * 1024);
+    for (const warning of warnings) expect(warning.length).toBeLessThan(8 * 1024);
+  });
+
+  it('with capture off: no 10 MB value reaches telemetry at all, beyond the bounded reasons and messages', async () => {
+    const events: ToolHookEvent[] = [];
+    await hostileCalls({ args: false, results: false }, events);
+    expect(allTelemetry().length).toBeLessThan(128 * 1024);
+    expect(JSON.stringify(events).length).toBeLessThan(128 * 1024);
+    expect(allTelemetry()).not.toContain(ATTR_GEN_AI_TOOL_CALL_ARGUMENTS);
+  });
+});
+
+describe('newlines and terminal escapes in reasons and messages', () => {
+  const NASTY = 'refused\n2026-01-01 INFO forged: all clear\r\n\u001b[2J\u001b[31mred\u001b[0m\u2028\u0085\u0000end';
+
+  it('are bounded like any reason', async () => {
+    const hooks = new HookRunner({ tracer: tracing.tracer, hooks: [{ name: 'gate', beforeTool: () => skip(NASTY.repeat(100_000)) }] });
+    await executeTool({ hooks, toolName: 'shell', args: {}, execute: () => 'ran' });
+    const reason = String(eventsOf(tracing.spansNamed(SPAN_BEFORE_TOOL)[0]!, EVENT_HOOK_DECISION)[0]!.attributes[ATTR_DECISION_REASON]);
+    expect(reason.length).toBeLessThan(4096 + 32);
+    expect(reason).toMatch(/…\[truncated \d+\]$/);
+  });
+
+  it('cannot forge lines in the plain-text diag log: control characters are escaped there', async () => {
+    const hooks = new HookRunner({
+      tracer: tracing.tracer,
+      hooks: [
+        {
+          name: 'parser',
+          beforeTool: (_tool, args) => {
+            throw new Error(`cannot parse ${String(args.path)}`);
+          },
+        },
+      ],
+    });
+    await executeTool({ hooks, toolName: 'read\nfile', args: { path: NASTY }, execute: () => 'ran' });
+    expect(warnings).toHaveLength(1);
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(warnings[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(warnings[0]).toContain('refused\\u000a2026-01-01 INFO forged');
+    expect(warnings[0]).toContain('\\u001b[31m');
+    // The span event keeps the exact text: attributes are structured, exporters encode them.
+    const event = eventsOf(tracing.spansNamed(SPAN_BEFORE_TOOL)[0]!, EVENT_HOOK_ERROR)[0]!;
+    expect(event.attributes[ATTR_EXCEPTION_MESSAGE]).toBe(`cannot parse ${NASTY}`);
+  });
+});
+
+describe('hostile hook return values are hook errors, never crashes', () => {
+  /** A Proxy on which every operation throws, including the ones `instanceof` and `await` perform. */
+  function explosive(): object {
+    const handler = new Proxy(
+      {},
+      {
+        get: () => () => {
+          throw new Error('trap');
+        },
+      },
+    );
+    return new Proxy({}, handler);
+  }
+
+  async function decide(value: () => unknown, failureMode: FailureMode = 'open'): Promise<{ result: unknown; kinds: unknown[] }> {
+    tracing.reset();
+    const hooks = new HookRunner({ tracer: tracing.tracer, failureMode, hooks: [{ name: 'hostile', beforeTool: () => value() as HookDecision }] });
+    const result = await executeTool({ hooks, toolName: 'tool', args: {}, execute: () => 'ran' }).catch((error: unknown) => error);
+    const kinds = tracing.spans().flatMap((span) => eventsOf(span, EVENT_HOOK_ERROR)).map((event) => event.attributes[ATTR_HOOK_ERROR_KIND]);
+    return { result, kinds };
+  }
+
+  it('a Proxy that throws on every trap is an invalid_decision (fail-open: the call runs)', async () => {
+    expect(await decide(explosive)).toEqual({ result: 'ran', kinds: ['invalid_decision'] });
+  });
+
+  it('a Proxy that throws on every trap is an invalid_decision (fail-closed: HookAbortError)', async () => {
+    const { result, kinds } = await decide(explosive, 'closed');
+    expect(kinds).toEqual(['invalid_decision']);
+    expect(result).toBeInstanceOf(HookAbortError);
+    expect((result as HookAbortError).reason).toMatch(/^hook hostile failed: hook "hostile" returned an unreadable decision/);
+  });
+
+  it('an async hook resolving to that Proxy rejects (awaiting it reads `then`): recorded as threw', async () => {
+    expect(await decide(() => Promise.resolve().then(explosive))).toEqual({ result: 'ran', kinds: ['threw'] });
+  });
+
+  it.each([
+    ['kind', () => ({ get kind(): never { throw new Error('getter'); } })],
+    ['reason', () => ({ kind: 'abort', get reason(): never { throw new Error('getter'); } })],
+    ['stubResult', () => ({ kind: 'skip', reason: 'r', get stubResult(): never { throw new Error('getter'); } })],
+    ['newArgs', () => ({ kind: 'redirect', get newArgs(): never { throw new Error('getter'); } })],
+    ['a newArgs property', () => ({ kind: 'redirect', newArgs: { get path(): never { throw new Error('getter'); } } })],
+    ['newArgs as a Proxy', () => ({ kind: 'redirect', newArgs: explosive() })],
+  ])('a decision whose %s getter throws is an invalid_decision', async (_what, value) => {
+    expect(await decide(value)).toEqual({ result: 'ran', kinds: ['invalid_decision'] });
+  });
+
+  it('a frozen decision whose getter throws on the second read is read once, never crashing the runner', async () => {
+    let reads = 0;
+    const frozen = Object.freeze({
+      kind: 'abort',
+      get reason(): string {
+        reads += 1;
+        if (reads > 1) throw new Error('second read');
+        return 'first read';
+      },
+    });
+    const events: ToolHookEvent[] = [];
+    const hooks = new HookRunner({
+      tracer: tracing.tracer,
+      hooks: [{ name: 'tricky', beforeTool: () => frozen as HookDecision }, { name: 'observer', onEvent: (e) => void events.push(e) }],
+    });
+    const result = await executeTool({ hooks, toolName: 'tool', args: {}, execute: () => 'ran' }).catch((error: unknown) => error);
+    // Whatever the getter does, the caller sees a HookAbortError or the tool's result, never the getter's error.
+    expect(result === 'ran' || result instanceof HookAbortError).toBe(true);
+    expect(events.filter((event) => event.type === 'tool')).toHaveLength(1);
+  });
+
+  it('a frozen Skip literal without stubResult still gets the default stub', async () => {
+    expect(await decide(() => Object.freeze({ kind: 'skip', reason: 'cached' }))).toEqual({ result: '', kinds: [] });
+  });
+
+  it('a hook that throws a Proxy that throws on every trap is still recorded as a hook error', async () => {
+    const { result, kinds } = await decide(() => {
+      throw explosive();
+    });
+    expect(result).toBe('ran');
+    expect(kinds).toEqual(['threw']);
+    expect(warnings.some((warning) => warning.includes('[unprintable error]'))).toBe(true);
+  });
+
+  it('an Error whose message and stack getters throw is recorded', async () => {
+    const error = new Error('hidden');
+    // stack first: redefining it formats the stack trace, which reads the message
+    Object.defineProperty(error, 'stack', { get: () => { throw new Error('no stack'); } });
+    Object.defineProperty(error, 'message', { get: () => { throw new Error('no message'); } });
+    const { result, kinds } = await decide(() => {
+      throw error;
+    });
+    expect(result).toBe('ran');
+    expect(kinds).toEqual(['threw']);
+  });
+});
+
+describe('tool names', () => {
+  it('a 100,000-character tool name is the caller\'s: recorded as given, and the call works', async () => {
+    const name = 't'.repeat(100_000);
+    const hooks = new HookRunner({ tracer: tracing.tracer, hooks: [{ name: 'noop', beforeTool: () => undefined }] });
+    expect(await executeTool({ hooks, toolName: name, args: {}, execute: (_args, ctx) => ctx.toolName.length })).toBe(100_000);
+    const root = tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} ${name}`);
+    expect(root).toHaveLength(1);
+    expect(root[0]!.attributes[ATTR_GEN_AI_TOOL_NAME]).toBe(name);
+  });
+});
