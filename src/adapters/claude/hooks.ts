@@ -6,7 +6,7 @@ import { typeName } from '../../describe.js';
 import { isPlainObject } from '../../decisions.js';
 import { HookAbortError, executeTool } from '../../index.js';
 import type { Executor, HookRunner, ToolArgs } from '../../index.js';
-import { optionalCount } from '../../flows/options.js';
+import { optionalCount } from '../../validate.js';
 import { requireOptionsObject, requireRunner, toText } from '../shared.js';
 import { executorsByName } from '../langchain/resolver.js';
 import { PendingCalls } from './pending.js';

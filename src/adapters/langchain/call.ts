@@ -29,10 +29,6 @@ export interface LangChainCall<S> {
   readonly run: RunTool;
 }
 
-// executeTool gains `toolDescription` (→ gen_ai.tool.description); typed locally until every
-// supported version of the core declares it.
-type WithDescription<S> = ExecuteToolOptions<S> & { toolDescription?: string };
-
 /**
  * Runs a call through executeTool; the only call to executeTool in this adapter. Hooks see the
  * content of a ToolMessage the tool produced (what the model reads) as the result; what executeTool
@@ -49,7 +45,7 @@ export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown>
     last = undefined;
     return output;
   };
-  const options: WithDescription<S> = {
+  const options: ExecuteToolOptions<S> = {
     hooks: call.runner,
     toolName: call.toolName,
     args: call.args,

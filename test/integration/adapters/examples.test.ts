@@ -3,7 +3,7 @@
  * (`npx tsx examples/<name>.ts`), offline.
  */
 import { describe, expect, it } from 'vitest';
-import { runExample } from '../../examples/run-example.js';
+import { runExample } from '../../support/run-example.js';
 
 describe('examples/langchain-agent.ts', () => {
   it('shows each decision in what the model read, stops on Abort, and prints each call\'s span tree', () => {

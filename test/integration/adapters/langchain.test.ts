@@ -18,6 +18,7 @@ import { toolhooksMiddleware, withHooks } from '../../../src/adapters/langchain/
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_DESCRIPTION,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_OUTCOME,
   ATTR_REDIRECTED,
@@ -238,10 +239,13 @@ describe('toolhooksMiddleware inside createAgent', () => {
     expect(executeToolSpan('flaky').attributes).toMatchObject({ [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: 'RangeError' });
   });
 
-  it.skip('the span carries gen_ai.tool.description (needs executeTool toolDescription, not in this core yet)', async () => {
+  it('the span carries gen_ai.tool.description from the tool (middleware and withHooks)', async () => {
     const { agent } = agentCalling({ name: 'weather', args: { city: 'Paris' }, id: 'c14' }, runner([]));
     await agent.invoke(ask);
-    expect(executeToolSpan('weather').attributes['gen_ai.tool.description']).toBe('Weather by city');
+    expect(executeToolSpan('weather').attributes[ATTR_GEN_AI_TOOL_DESCRIPTION]).toBe('Weather by city');
+    tracing.reset();
+    await withHooks(makeTools().tools, runner([]))[1].invoke({ cmd: 'ls' });
+    expect(executeToolSpan('shell').attributes[ATTR_GEN_AI_TOOL_DESCRIPTION]).toBe('Run a command');
   });
 });
 
