@@ -3,7 +3,7 @@
  * Claude Code CLI with `claudeAgentHooks(runner)` as its `hooks`. A cache hook skips a repeated
  * lookup (the model reads the cached value), a limits hook rewrites an argument (`updatedInput`),
  * and a policy hook aborts a destructive call, which stops the agent. The model is a scripted
- * stand-in for the Messages API on 127.0.0.1 (the one the tests use), so this runs offline:
+ * stand-in for the Messages API on 127.0.0.1 (examples/support/fake-messages-api.ts, which the tests use too), so this runs offline:
  *
  *   npx tsx examples/claude-agent.ts
  */
@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { HookRunner, abort, redirect, skip } from '../src/index.js';
 import { claudeAgentHooks } from '../src/adapters/claude/index.js';
 import { startTelemetry } from '../src/node/index.js';
-import { startFakeMessagesApi, toolResultsIn } from '../test/integration/adapters/fake-messages-api.js';
+import { startFakeMessagesApi, toolResultsIn } from './support/fake-messages-api.js';
 
 const telemetry = await startTelemetry({ console: 'tree' });
 

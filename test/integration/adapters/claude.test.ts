@@ -31,8 +31,8 @@ import {
   SPAN_ON_ERROR,
 } from '../../../src/telemetry/semconv.js';
 import { createTestTracing } from '../../support/tracing.js';
-import type { ContentBlock } from './fake-messages-api.js';
-import { startFakeMessagesApi, textOf, toolResultsIn } from './fake-messages-api.js';
+import type { ContentBlock } from '../../../examples/support/fake-messages-api.js';
+import { startFakeMessagesApi, textOf, toolResultsIn } from '../../../examples/support/fake-messages-api.js';
 
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
