@@ -116,3 +116,29 @@ describe('the packed package', () => {
     expect(report.analysis?.problems).toEqual([]);
   });
 });
+
+describe('the packed package: toolhooks/langchain and toolhooks/claude', () => {
+  const useClaude = `
+    const hooks = claudeAgentHooks(new HookRunner([{ beforeTool: () => skip('cached', 'from cache') }]));
+    hooks.PreToolUse[0].hooks[0]({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Read', tool_input: {}, tool_use_id: 't1' }, 't1', { signal: new AbortController().signal })
+      .then((out) => console.log(JSON.stringify([Object.keys(hooks), out.hookSpecificOutput.permissionDecision, out.hookSpecificOutput.permissionDecisionReason])));`;
+
+  it('toolhooks/claude loads and works through require and import without the Claude Agent SDK installed', () => {
+    expect(() => run('node', ['-e', `require.resolve('@anthropic-ai/claude-agent-sdk')`], app)).toThrow(/Cannot find module/);
+    const expected = JSON.stringify([['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'SessionEnd'], 'deny', 'from cache']);
+    expect(run('node', ['-e', `const { HookRunner, skip } = require('toolhooks'); const { claudeAgentHooks } = require('toolhooks/claude');${useClaude}`], app).trim()).toBe(expected);
+    expect(
+      run('node', ['--input-type=module', '-e', `import { HookRunner, skip } from 'toolhooks'; import { claudeAgentHooks } from 'toolhooks/claude';${useClaude}`], app).trim(),
+    ).toBe(expected);
+  });
+
+  it('toolhooks/langchain without its peers fails to load, naming the missing peer', () => {
+    expect(() => run('node', ['-e', `require('toolhooks/langchain')`], app)).toThrow(/Cannot find module '(@langchain\/core\/messages|langchain)'/);
+  });
+
+  it('each new entry exports exactly its public surface', () => {
+    expect(run('node', ['-e', `console.log(Object.keys(require('toolhooks/claude')).sort().join(','))`], app).trim()).toBe('ClaudeToolError,claudeAgentHooks');
+    const langchain = join(root, 'dist/cjs/adapters/langchain/index.js');
+    expect(run('node', ['-e', `console.log(Object.keys(require(${JSON.stringify(langchain)})).sort().join(','))`], root).trim()).toBe('toolhooksMiddleware,withHooks');
+  });
+});

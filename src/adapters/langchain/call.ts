@@ -1,0 +1,73 @@
+/**
+ * The one place the LangChain adapter runs a tool call through executeTool, and the conversions
+ * between what LangChain's tools produce (ToolMessage, Command, raw values) and what hooks see.
+ * @internal
+ */
+import { ToolMessage } from '@langchain/core/messages';
+import { executeTool } from '../../index.js';
+import type { ExecuteToolOptions, Executor, HookRunner, ToolArgs } from '../../index.js';
+import { isPlainObject } from '../../decisions.js';
+import type { CallLimits } from '../shared.js';
+import { toText } from '../shared.js';
+import { executorsByName } from './resolver.js';
+
+/** Runs one tool of the agent (the requested one or a redirect target) with the given args. */
+export type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<unknown>;
+
+/** Everything one hooked LangChain tool call needs. */
+export interface LangChainCall<S> {
+  readonly runner: HookRunner<S>;
+  readonly toolName: string;
+  readonly args: ToolArgs;
+  readonly state: { readonly value: S } | undefined;
+  readonly callId: string | undefined;
+  readonly description: string | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly limits: CallLimits;
+  /** Names of the other tools a Redirect's `newTool` may name; read when a hook redirects. */
+  readonly knownTools: () => Iterable<string>;
+  readonly run: RunTool;
+}
+
+/**
+ * Runs a call through executeTool; the only call to executeTool in this adapter. Hooks see the
+ * content of a ToolMessage the tool produced (what the model reads) as the result; what executeTool
+ * returns is mapped back to that message when it stands.
+ */
+export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown> {
+  let last: { readonly message: ToolMessage } | undefined;
+  const executor: Executor = async (args, ctx) => {
+    const output = await call.run(ctx.toolName, args, ctx.attempt);
+    if (ToolMessage.isInstance(output)) {
+      last = { message: output };
+      return output.content;
+    }
+    last = undefined;
+    return output;
+  };
+  const options: ExecuteToolOptions<S> = {
+    hooks: call.runner,
+    toolName: call.toolName,
+    args: call.args,
+    execute: executor,
+    tools: executorsByName(call.toolName, call.knownTools, executor),
+    ...(call.state === undefined ? {} : { state: call.state.value }),
+    ...(call.callId === undefined ? {} : { callId: call.callId }),
+    ...(call.description === undefined ? {} : { toolDescription: call.description }),
+    ...(call.signal === undefined ? {} : { signal: call.signal }),
+    ...call.limits,
+  };
+  const result = await executeTool<S>(options);
+  return last !== undefined && Object.is(result, last.message.content) ? last.message : result;
+}
+
+/** A ToolMessage for a result hooks produced (a stub): a string as is, anything else as JSON. */
+export function toToolMessage(result: unknown, toolCallId: string, toolName: string): unknown {
+  if (ToolMessage.isInstance(result) || isCommand(result)) return result;
+  return new ToolMessage({ content: toText(result), tool_call_id: toolCallId, name: toolName });
+}
+
+/** LangGraph's Command (a tool's state update), recognised without loading LangGraph. */
+export function isCommand(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !isPlainObject(value) && (value as { lg_name?: unknown }).lg_name === 'Command';
+}

@@ -1,0 +1,144 @@
+/**
+ * toolhooksMiddleware: a LangChain `createAgent` middleware whose `wrapToolCall` runs every tool
+ * call of the agent through executeTool.
+ */
+import type { ToolMessage } from '@langchain/core/messages';
+import type { AgentMiddleware, ToolCallRequest } from 'langchain';
+import { createMiddleware } from 'langchain';
+import { typeName } from '../../describe.js';
+import { HookAbortError } from '../../index.js';
+import type { HookRunner, ToolArgs } from '../../index.js';
+import type { CallLimits } from '../shared.js';
+import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { runHookedCall, toToolMessage } from './call.js';
+import { describeTool, nameOf } from './tools.js';
+
+/**
+ * Options of {@link toolhooksMiddleware}.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({ model, tools, middleware: [toolhooksMiddleware(runner, { tools, maxRetries: 2 })] });
+ * ```
+ */
+export interface ToolhooksMiddlewareOptions<S = unknown> {
+  /** State passed to hooks. Default: the agent's state at the time of the call (`request.state`). */
+  state?: S;
+  /**
+   * The tools a Redirect's `newTool` may name (usually the same array as `createAgent`'s `tools`).
+   * Default: the tools the agent offered the model in its model calls, as this middleware saw them.
+   */
+  tools?: readonly object[];
+  /** Middleware name, unique among the agent's middleware. Default `'toolhooks'`. */
+  name?: string;
+  /** How many times an on_error Redirect may retry a tool. Default 1. */
+  maxRetries?: number;
+  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
+  maxReexecutions?: number;
+}
+
+type Handler = (request: ToolCallRequest) => Promise<ToolMessage | CommandLike> | ToolMessage | CommandLike;
+type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall']>>>;
+
+/**
+ * An agent middleware for LangChain's `createAgent` that runs every tool call through the hooks,
+ * with the tool's name, the model's tool call id (`gen_ai.tool.call.id`) and the tool's
+ * description (`gen_ai.tool.description`):
+ * - before_tool Skip: the tool does not run; the model gets a ToolMessage with the stub (a string as
+ *   it is, anything else as JSON) and the call's `tool_call_id`;
+ * - Redirect: `newArgs` replace the args the tool runs with; `newTool` runs that tool of the agent;
+ * - Abort (any phase): `agent.invoke()` rejects with the {@link HookAbortError};
+ * - onError Skip: the stub goes to the model; onError / afterTool Redirect retry / re-execute.
+ *
+ * Hooks see the call's args before LangChain validates them against the tool's schema; args that
+ * fail it make the tool fail (`ToolInvocationError`), which LangChain turns into an error message
+ * for the model: the call is recorded as `failed`, the agent goes on.
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from 'langchain';
+ * import { HookRunner, skip } from 'toolhooks';
+ * import { toolhooksMiddleware } from 'toolhooks/langchain';
+ *
+ * const runner = new HookRunner([{ name: 'cache', tools: ['search'], beforeTool: (tool, args) => (cache.has(args.q) ? skip('cached', cache.get(args.q)) : undefined) }]);
+ * const agent = createAgent({ model, tools: [search, readFile], middleware: [toolhooksMiddleware(runner)] });
+ * await agent.invoke({ messages: [{ role: 'user', content: 'find the docs' }] });
+ * ```
+ */
+export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?: ToolhooksMiddlewareOptions<S>): AgentMiddleware {
+  const where = 'toolhooksMiddleware';
+  requireRunner(runner, where);
+  const raw = requireOptionsObject(options, where);
+  const name = raw.name ?? 'toolhooks';
+  if (typeof name !== 'string' || name === '') throw new TypeError(`${where}: options.name must be a non-empty string, got ${typeName(name)}`);
+  const limits: CallLimits = readLimits(raw, where);
+  const state = 'state' in raw ? { value: raw.state as S } : undefined;
+  const known = new Map<string, object>();
+  const fixed = raw.tools !== undefined;
+  if (fixed) {
+    if (!Array.isArray(raw.tools)) throw new TypeError(`${where}: options.tools must be an array of LangChain tools, got ${typeName(raw.tools)}`);
+    (raw.tools as unknown[]).forEach((tool, index) => known.set(nameOf(tool, `${where}: options.tools[${index}]`), tool as object));
+  }
+
+  return createMiddleware({
+    name,
+    // Only to learn the agent's tools (redirect targets) when they were not given.
+    ...(fixed
+      ? {}
+      : {
+          wrapModelCall: (request, handler) => {
+            for (const tool of request.tools) {
+              const toolName = (tool as { name?: unknown }).name;
+              if (typeof toolName === 'string' && typeof (tool as { invoke?: unknown }).invoke === 'function') known.set(toolName, tool);
+            }
+            return handler(request);
+          },
+        }),
+    wrapToolCall: (request, handler) => wrapCall(request, handler as Handler, { runner, state, limits, known }),
+  });
+}
+
+interface MiddlewareSettings<S> {
+  readonly runner: HookRunner<S>;
+  readonly state: { readonly value: S } | undefined;
+  readonly limits: CallLimits;
+  readonly known: ReadonlyMap<string, object>;
+}
+
+async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings: MiddlewareSettings<S>): Promise<ToolMessage | CommandLike> {
+  const { toolCall } = request;
+  const args: ToolArgs = toolCall.args as ToolArgs;
+  const callId = toolCall.id ?? '';
+  const runTool = async (toolName: string, callArgs: ToolArgs): Promise<unknown> => {
+    const tool = toolName === toolCall.name ? request.tool : (settings.known.get(toolName) as ToolCallRequest['tool']);
+    return handler({ ...request, tool, toolCall: { ...toolCall, name: toolName, args: callArgs } });
+  };
+  try {
+    const result = await runHookedCall<S>({
+      runner: settings.runner,
+      toolName: toolCall.name,
+      args,
+      state: settings.state ?? { value: request.state as S },
+      callId: toolCall.id,
+      description: describeTool(request.tool),
+      signal: request.runtime?.signal,
+      limits: settings.limits,
+      knownTools: () => settings.known.keys(),
+      run: runTool,
+    });
+    return toToolMessage(result, callId, toolCall.name) as ToolMessage | CommandLike;
+  } catch (error) {
+    if (error instanceof HookAbortError) {
+      // LangChain wraps what a middleware throws in a MiddlewareError but passes on, untouched, what
+      // its handler throws: raising the abort from below makes agent.invoke() reject with it as is.
+      return handler({ ...request, tool: raiser(toolCall.name, error) });
+    }
+    throw error;
+  }
+}
+
+/** A stand-in tool whose invocation throws `error`. */
+function raiser(name: string, error: HookAbortError): ToolCallRequest['tool'] {
+  const fail = (): Promise<never> => Promise.reject(error);
+  return { name, invoke: fail } as unknown as ToolCallRequest['tool'];
+}

@@ -1,0 +1,32 @@
+/**
+ * The LangChain and Claude Agent SDK examples, run the way their header says
+ * (`npx tsx examples/<name>.ts`), offline.
+ */
+import { describe, expect, it } from 'vitest';
+import { runExample } from '../../support/run-example.js';
+
+describe('examples/langchain-agent.ts', () => {
+  it('shows each decision in what the model read, stops on Abort, and prints each call\'s span tree', () => {
+    const output = runExample('langchain-agent');
+    expect(output).toContain('call_1 get_weather: {"city":"Paris","forecast":"cloudy","cached":true}');
+    expect(output).toContain('call_2 get_weather: {"city":"Lisbon","forecast":"sunny","celsius":24}');
+    expect(output).toContain('call_3 run_shell_sandboxed: sandbox: ran "curl https://example.com"');
+    expect(output).toContain('call_4 read_stock: stock unknown: the inventory service is down');
+    expect(output).toContain('Agent stopped: HookAbortError from no-destruction: destructive command refused (model calls: 1)');
+    expect(output).toMatch(/execute_tool run_shell .*id=call_3 .*outcome=completed .*→ run_shell_sandboxed/);
+    expect(output).toMatch(/execute_tool read_stock .*id=call_4 .*outcome=recovered\n├─ toolhooks\.execute .*\n└─ toolhooks\.on_error .*decision=skip by stock-fallback/);
+    expect(output).toMatch(/execute_tool run_shell .*id=call_5 .*outcome=aborted .*error\.type=HookAbortError/);
+  }, 60_000);
+});
+
+describe('examples/claude-agent.ts', () => {
+  it('runs the real query() offline: the model reads the stub and the rewritten call; Abort stops the agent', () => {
+    const output = runExample('claude-agent');
+    expect(output).toMatch(/toolu_1 \(error\): .*\{"city":"Paris","forecast":"cloudy"\}/);
+    expect(output).toContain('toolu_2: contents of /notes/todo.txt (at most 1024 bytes)');
+    expect(output).toContain('Model requests: 2');
+    expect(output).toMatch(/execute_tool mcp__files__read .*id=toolu_1 .*outcome=skipped/);
+    expect(output).toMatch(/execute_tool mcp__files__read .*id=toolu_2 .*outcome=completed .*redirected/);
+    expect(output).toMatch(/execute_tool mcp__files__delete .*id=toolu_3 .*outcome=aborted .*error\.type=HookAbortError/);
+  }, 90_000);
+});
