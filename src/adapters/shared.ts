@@ -7,6 +7,7 @@ import { typeName } from '../describe.js';
 import type { RunnerCore } from '../runner/core.js';
 import { runnerCore } from '../runner/core.js';
 import { optionalCount } from '../validate.js';
+import type { Executor } from '../flows/execute-tool.js';
 
 /** The runner's internals; a TypeError naming `runner` for anything that is not a HookRunner. */
 export function requireRunner<S = unknown>(runner: unknown, where: string): RunnerCore<S> {
@@ -62,4 +63,18 @@ export function toText(value: unknown): string {
       return '';
     }
   }
+}
+
+/**
+ * Redirect targets for an adapter whose one executor runs any of the agent's tools (it is told the
+ * effective tool name): the names are listed once, when a hook first names one, never per call.
+ */
+export function redirectTargets(
+  self: string,
+  names: () => Iterable<string>,
+  executor: Executor,
+): { isKnownTool: (name: string) => boolean; resolveTool: (name: string) => Executor | undefined } {
+  let known: Set<string> | undefined;
+  const isKnownTool = (name: string): boolean => name !== self && (known ??= new Set(names())).has(name);
+  return { isKnownTool, resolveTool: (name) => (isKnownTool(name) ? executor : undefined) };
 }

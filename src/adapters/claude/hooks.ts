@@ -4,11 +4,12 @@
  */
 import { typeName } from '../../describe.js';
 import { isPlainObject } from '../../decisions.js';
-import { HookAbortError, executeTool } from '../../index.js';
+import { HookAbortError } from '../../index.js';
 import type { Executor, HookRunner, ToolArgs } from '../../index.js';
+import { runToolCall } from '../../flows/execute-tool.js';
+import { runnerCore } from '../../runner/core.js';
 import { optionalCount } from '../../validate.js';
-import { requireOptionsObject, requireRunner, toText } from '../shared.js';
-import { executorsByName } from '../langchain/resolver.js';
+import { redirectTargets, requireOptionsObject, requireRunner, toText } from '../shared.js';
 import { PendingCalls } from './pending.js';
 import type { ClaudeAgentHooks, ClaudeHookCallback, ClaudeHookInput, ClaudeHookOutput } from './types.js';
 
@@ -144,18 +145,18 @@ function beforeTool<S>(input: ClaudeHookInput, toolUseID: string | undefined, se
 }
 
 /**
- * Runs a call through executeTool; the only call to executeTool in this adapter. The SDK runs each
+ * Runs a call through the tool-call path executeTool takes; the only place this adapter does. The SDK runs each
  * tool once: retries and re-executions are off, so their Redirects are recorded and ignored.
  */
 function callTool<S>(settings: Settings<S>, toolName: string, args: ToolArgs, id: string | undefined, execute: Executor): Promise<unknown> {
-  return executeTool<S>({
-    hooks: settings.runner,
+  return runToolCall<S>({
+    core: runnerCore<S>(settings.runner, 'claudeAgentHooks'),
     toolName,
     args,
     execute,
-    tools: executorsByName(toolName, () => settings.tools, execute),
-    ...(settings.state === undefined ? {} : { state: settings.state.value }),
-    ...(id === undefined ? {} : { callId: id }),
+    ...redirectTargets(toolName, () => settings.tools, execute),
+    state: settings.state?.value as S,
+    callId: id,
     maxRetries: 0,
     maxReexecutions: 0,
   });

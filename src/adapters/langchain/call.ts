@@ -1,15 +1,15 @@
 /**
- * The one place the LangChain adapter runs a tool call through executeTool, and the conversions
+ * The one place the LangChain adapter runs a tool call (through the path executeTool takes), and the conversions
  * between what LangChain's tools produce (ToolMessage, Command, raw values) and what hooks see.
  * @internal
  */
 import { ToolMessage } from '@langchain/core/messages';
-import { executeTool } from '../../index.js';
-import type { ExecuteToolOptions, Executor, HookRunner, ToolArgs } from '../../index.js';
+import type { Executor, HookRunner, ToolArgs } from '../../index.js';
 import { isPlainObject } from '../../decisions.js';
+import { runToolCall } from '../../flows/execute-tool.js';
+import { runnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
-import { toText } from '../shared.js';
-import { executorsByName } from './resolver.js';
+import { redirectTargets, toText } from '../shared.js';
 
 /** Runs one tool of the agent (the requested one or a redirect target) with the given args. */
 export type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<unknown>;
@@ -30,8 +30,8 @@ export interface LangChainCall<S> {
 }
 
 /**
- * Runs a call through executeTool; the only call to executeTool in this adapter. Hooks see the
- * content of a ToolMessage the tool produced (what the model reads) as the result; what executeTool
+ * Runs a call through the tool-call path; the only place this adapter does. Hooks see the
+ * content of a ToolMessage the tool produced (what the model reads) as the result; what the call
  * returns is mapped back to that message when it stands.
  */
 export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown> {
@@ -45,19 +45,18 @@ export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown>
     last = undefined;
     return output;
   };
-  const options: ExecuteToolOptions<S> = {
-    hooks: call.runner,
+  const result = await runToolCall<S>({
+    core: runnerCore<S>(call.runner, 'toolhooksMiddleware'),
     toolName: call.toolName,
     args: call.args,
+    state: call.state?.value as S,
     execute: executor,
-    tools: executorsByName(call.toolName, call.knownTools, executor),
-    ...(call.state === undefined ? {} : { state: call.state.value }),
-    ...(call.callId === undefined ? {} : { callId: call.callId }),
-    ...(call.description === undefined ? {} : { toolDescription: call.description }),
-    ...(call.signal === undefined ? {} : { signal: call.signal }),
+    ...redirectTargets(call.toolName, call.knownTools, executor),
+    callId: call.callId,
+    toolDescription: call.description,
+    signal: call.signal,
     ...call.limits,
-  };
-  const result = await executeTool<S>(options);
+  });
   return last !== undefined && Object.is(result, last.message.content) ? last.message : result;
 }
 
