@@ -85,14 +85,15 @@ describe('unknown runner options', () => {
 });
 
 describe('hook members', () => {
-  it.each([
+  const nearMisses: [member: string, hook: Record<string, unknown>, meant: string][] = [
     ['tool', { tool: ['shell'], beforeTool: () => undefined }, 'tools'],
     ['beforeToolCall', { beforeToolCall: () => undefined }, 'beforeTool'],
     ['before_tool', { before_tool: () => undefined }, 'beforeTool'],
     ['afterToolCall', { afterToolCall: () => undefined }, 'afterTool'],
     ['timeout', { timeout: 10, beforeTool: () => undefined }, 'timeoutMs'],
-  ])('%s names the member it was meant as', (member, hook, meant) => {
-    const message = messageOf(() => new HookRunner([hook as ToolHook]));
+  ];
+  it.each(nearMisses)('%s names the member it was meant as', (member, hook, meant) => {
+    const message = messageOf(() => new HookRunner([hook as unknown as ToolHook]));
     expect(message).toContain(`unknown member "${member}"`);
     expect(message).toContain(`did you mean "${meant}"?`);
   });
