@@ -12,8 +12,11 @@ import {
   ATTR_DECISION_SHADOWED,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
   ATTR_HOOK_DURATION_MS,
+  ATTR_HOOK_MODE,
   ATTR_HOOK_NAME,
+  GEN_AI_TOOL_TYPE_FUNCTION,
   ATTR_OUTCOME,
   ATTR_PHASE,
   ATTR_REEXECUTIONS,
@@ -54,6 +57,7 @@ export function handWrittenTelemetry(meter: Meter, logger: Logger): CallObserver
         [ATTR_DECISION]: decision.kind,
         [ATTR_DECISION_SHADOWED]: false,
         [ATTR_GEN_AI_TOOL_NAME]: toolName,
+        [ATTR_HOOK_MODE]: 'enforce',
       });
       if (decision.kind === 'continue' || !logger.isLevelEnabled('info')) return;
       const fields: Record<string, unknown> = {
@@ -69,7 +73,7 @@ export function handWrittenTelemetry(meter: Meter, logger: Logger): CallObserver
     },
     outcome(span, toolName, outcome, durationMs, callId) {
       toolCalls.add(1, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_OUTCOME]: outcome });
-      toolDuration.record(durationMs / 1000, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_OUTCOME]: outcome });
+      toolDuration.record(durationMs / 1000, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION, [ATTR_OUTCOME]: outcome });
       const level = outcome === 'failed' ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const fields: Record<string, unknown> = {

@@ -96,6 +96,7 @@ export function handWrittenCall(
       [ATTR_REDIRECTED]: redirected,
       [ATTR_RETRIES]: 0,
       [ATTR_REEXECUTIONS]: 0,
+      [ATTR_HOOK_ERRORS]: 0,
     };
     if (redirected) attributes[ATTR_TOOL_EFFECTIVE_NAME] = toolName;
     span.setAttributes(attributes);

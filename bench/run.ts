@@ -20,7 +20,7 @@ import { measureHeap, measureThroughput, sampleRound, summarise } from './measur
 import type { Build } from './library.js';
 import { loadLibrary } from './library.js';
 import type { Scenario } from './scenarios.js';
-import { noSdkScenarios, sdkScenarios } from './scenarios.js';
+import { REFERENCES, noSdkScenarios, sdkScenarios } from './scenarios.js';
 import type { TracingSdk } from './sdk.js';
 import { installTracingSdk } from './sdk.js';
 import { recordShapes, spanCounts } from './spans.js';
@@ -249,6 +249,8 @@ async function main(): Promise<void> {
   const wanted = (all: Scenario[]): Scenario[] => {
     if (options.filter === undefined) return all;
     const keep = new Set(all.filter((s) => s.id.includes(options.filter as string)).map((s) => s.id));
+    // A no-SDK reference of a wanted SDK scenario runs too (it is measured before the SDK is registered).
+    for (const [id, reference] of Object.entries(REFERENCES)) if (id.includes(options.filter as string)) keep.add(reference);
     for (const s of all) if (keep.has(s.id) && s.baseline !== undefined) keep.add(s.baseline);
     return all.filter((s) => keep.has(s.id));
   };
@@ -287,6 +289,15 @@ async function main(): Promise<void> {
   log('ratio: median / baseline median, pooled over rounds (min–max of the per-round ratios).');
   log('alloc B / kept B: heap bytes allocated / still reachable after a full GC, per call.\n');
   for (const r of results.filter((x) => x.spans !== undefined)) log(`spans per call, ${r.id}: ${r.spans}`);
+  for (const scenario of [...noSdk, ...sdkSet].filter((s) => s.reference !== undefined)) {
+    const own = results.find((r) => r.id === scenario.id);
+    const reference = results.find((r) => r.id === scenario.reference);
+    if (own === undefined || reference === undefined) continue;
+    log(
+      `${scenario.id} against ${reference.id} (measured before the SDK was registered): ` +
+        `${fmtNs(own.medianNs)} / ${fmtNs(reference.medianNs)} = ${(own.medianNs / reference.medianNs).toFixed(2)}×`,
+    );
+  }
   if (throughput.length > 0) {
     log('\nExport throughput (BatchSpanProcessor exporting to a discarding exporter):');
     for (const t of throughput) {

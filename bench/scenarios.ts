@@ -2,7 +2,8 @@
  * The benchmark's scenarios: each is one tool call, run again and again, and names the baseline it is
  * compared with (measured in the same process run).
  */
-import { metrics, trace } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
+import { ProxyTracerProvider, metrics, trace } from '@opentelemetry/api';
 import pino from 'pino';
 import type { ToolHook } from '../src/index.js';
 import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
@@ -12,6 +13,7 @@ import { DiscardingDestination, handWrittenTelemetry } from './hand-written-tele
 import type { Library } from './library.js';
 import type { CallObserver } from './hand-written.js';
 import type { PlainHook } from './workload.js';
+import { sampledOutTracer } from './sdk.js';
 import { ARGS, CALL_ID, TOOL_NAME, nonMatchingHooks, plainHooks, tool } from './workload.js';
 
 /** Which process-wide telemetry a scenario needs; scenarios run grouped in this order. */
@@ -29,8 +31,13 @@ export interface Scenario {
   readonly library: boolean;
   /** The target, when the issue sets one. */
   readonly target?: { readonly maxRatio?: number; readonly maxAddedNs?: number };
+  /** Another scenario, measured earlier in the same run (another setting), it is also reported against. */
+  readonly reference?: string;
   readonly call: () => Promise<unknown>;
 }
+
+/** SDK scenarios also reported against a no-SDK scenario of the same run: id → the no-SDK scenario's id. */
+export const REFERENCES = { 'sdk.sampled-out': 'nosdk.hooks-2' } as const satisfies Readonly<Record<string, string>>;
 
 /** toolhooks' view of the plain hooks: the very same functions, registered on a runner. */
 export function libraryHooks(hooks: readonly PlainHook[]): ToolHook[] {
@@ -40,8 +47,8 @@ export function libraryHooks(hooks: readonly PlainHook[]): ToolHook[] {
   });
 }
 
-function libraryCall(lib: Library, hooks: ToolHook[]): () => Promise<unknown> {
-  const runner = new lib.HookRunner({ hooks });
+function libraryCall(lib: Library, hooks: ToolHook[], tracer?: Tracer): () => Promise<unknown> {
+  const runner = new lib.HookRunner(tracer === undefined ? { hooks } : { hooks, tracer });
   const { executeTool } = lib;
   return () => executeTool({ hooks: runner, toolName: TOOL_NAME, args: ARGS, execute: tool, callId: CALL_ID });
 }
@@ -69,7 +76,7 @@ export function noSdkScenarios(lib: Library): Scenario[] {
   const added = { maxAddedNs: 1_000 };
   return [
     { id: 'bare', label: 'bare: await tool(args)', setting: 'no-sdk', library: false, call: () => tool(ARGS) },
-    ...[0, 1, 5].map(
+    ...[0, 1, 2, 5].map(
       (count): Scenario => ({
         id: `nosdk.hooks-${count}`,
         label: `no SDK: executeTool, ${count} hook${count === 1 ? '' : 's'}`,
@@ -102,6 +109,25 @@ export function sdkScenarios(lib: Library): Scenario[] {
     ...pair('hooks-2', '2 hooks (1 redirects)', plainHooks(2, decision), 1.15),
     ...pair('hooks-10', '10 hooks (1 redirects)', plainHooks(10, decision)),
     ...pair('no-hook-invoked', '2 hooks, none matches the tool', nonMatchingHooks(2, decision)),
+    // A call the app's sampler drops, against the no-SDK path measured in the same rounds: a runner
+    // whose tracer is the API's no-op one (what every call gets with no SDK registered).
+    {
+      id: 'sdk.sampled-out.noop',
+      label: 'no-op tracer (the no-SDK path): executeTool, 2 hooks',
+      setting: 'sdk',
+      library: false,
+      call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), new ProxyTracerProvider().getTracer(INSTRUMENTATION_NAME, VERSION)),
+    },
+    {
+      id: 'sdk.sampled-out',
+      label: 'SDK, sampled out by ParentBased(AlwaysOff): executeTool, 2 hooks',
+      setting: 'sdk',
+      baseline: 'sdk.sampled-out.noop',
+      reference: REFERENCES['sdk.sampled-out'],
+      library: true,
+      target: { maxRatio: 2 },
+      call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), sampledOutTracer().tracer),
+    },
     {
       id: 'sdk.metrics-logs.hand',
       label: 'SDK: hand-written OTel + metrics + pino, 2 hooks',

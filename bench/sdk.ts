@@ -9,7 +9,10 @@ import { ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { PushMetricExporter, ResourceMetrics, ScopeMetrics } from '@opentelemetry/sdk-metrics';
 import { AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
+import { VERSION } from '../src/version.js';
+import type { Tracer } from '@opentelemetry/api';
+import { AlwaysOffSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler } from '@opentelemetry/sdk-trace-base';
 
 /** A span exporter that counts what it is given and drops it, answering at once. */
 export class DiscardingSpanExporter implements SpanExporter {
@@ -92,4 +95,19 @@ export function installTracingSdk(): TracingSdk {
       await meterProvider.shutdown();
     },
   };
+}
+
+/**
+ * A tracer from an SDK provider whose sampler drops every root span (`ParentBased(AlwaysOff)`), as an
+ * app sampling at a low rate does for most calls: the common production case of a call that is not
+ * recorded. Spans it would export go to a discarding exporter behind a BatchSpanProcessor, as in
+ * production; none should reach it.
+ */
+export function sampledOutTracer(): { tracer: Tracer; exporter: DiscardingSpanExporter; provider: BasicTracerProvider } {
+  const exporter = new DiscardingSpanExporter();
+  const provider = new BasicTracerProvider({
+    sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+    spanProcessors: [new BatchSpanProcessor(exporter)],
+  });
+  return { tracer: provider.getTracer(INSTRUMENTATION_NAME, VERSION), exporter, provider };
 }

@@ -17,7 +17,7 @@ import { measureHeap, sampleRound } from '../../../bench/measure.js';
 import type { Scenario } from '../../../bench/scenarios.js';
 import { logDestinations, noSdkScenarios, sdkScenarios } from '../../../bench/scenarios.js';
 import type { TracingSdk } from '../../../bench/sdk.js';
-import { installTracingSdk } from '../../../bench/sdk.js';
+import { installTracingSdk, sampledOutTracer } from '../../../bench/sdk.js';
 import { recordShapes } from '../../../bench/spans.js';
 import { INSTRUMENTATION_NAME, SPAN_AFTER_TOOL, SPAN_BEFORE_TOOL } from '../../../src/telemetry/semconv.js';
 
@@ -70,7 +70,7 @@ function logKeys(line: string): string {
 describe('benchmark smoke run', () => {
   it('runs every no-SDK scenario (before any SDK is registered) and yields numbers', async () => {
     const scenarios = noSdkScenarios(lib);
-    expect(scenarios.map((s) => s.id)).toEqual(['bare', 'nosdk.hooks-0', 'nosdk.hooks-1', 'nosdk.hooks-5']);
+    expect(scenarios.map((s) => s.id)).toEqual(['bare', 'nosdk.hooks-0', 'nosdk.hooks-1', 'nosdk.hooks-2', 'nosdk.hooks-5']);
     await expectNumbers(scenarios);
   });
 
@@ -87,7 +87,8 @@ describe('benchmark smoke run', () => {
   it('records the same spans, attributes and events in each library scenario as in its hand-written baseline', async () => {
     const tracingSdk = sdk as TracingSdk;
     const scenarios = sdkScenarios(lib);
-    const pairs = scenarios.filter((s) => s.baseline !== undefined);
+    // The sampled-out scenario records nothing on either side (its own test below).
+    const pairs = scenarios.filter((s) => s.baseline !== undefined && !s.id.startsWith('sdk.sampled-out'));
     expect(pairs.map((s) => s.id)).toEqual(['sdk.hooks-2', 'sdk.hooks-10', 'sdk.no-hook-invoked', 'sdk.metrics-logs']);
     for (const scenario of pairs) {
       const baseline = scenarios.find((s) => s.id === scenario.baseline) as Scenario;
@@ -96,6 +97,21 @@ describe('benchmark smoke run', () => {
       expect(library.length, scenario.id).toBeGreaterThanOrEqual(6);
       expect(library, scenario.id).toEqual(hand);
     }
+  });
+
+  it('the sampled-out scenario runs the hooks and the tool and exports no span', async () => {
+    const scenario = sdkScenarios(lib).find((s) => s.id === 'sdk.sampled-out') as Scenario;
+    expect(scenario.baseline).toBe('sdk.sampled-out.noop');
+    expect(scenario.reference).toBe('nosdk.hooks-2');
+    expect(await recordShapes(sdk as TracingSdk, scenario.call, 2)).toEqual([]);
+    const sampledOut = sampledOutTracer();
+    const runner = new lib.HookRunner({ hooks: [{ name: 'cap', beforeTool: () => lib.redirect({ newArgs: { limit: 1 } }) }], tracer: sampledOut.tracer });
+    let ranWith: unknown;
+    await lib.executeTool({ hooks: runner, toolName: 'search', args: { limit: 50 }, execute: (args) => (ranWith = args.limit) });
+    await sampledOut.provider.forceFlush();
+    expect(ranWith).toBe(1);
+    expect(sampledOut.exporter.exported).toBe(0);
+    await sampledOut.provider.shutdown();
   });
 
   it('creates no phase span when no hook is invoked', async () => {
