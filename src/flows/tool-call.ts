@@ -142,18 +142,10 @@ export class ToolCall<S = unknown> {
     this.#agentName = spec.agentName ?? core.agentName;
     this.#started = core.hasObservers ? performance.now() : 0;
     this.#arguments = core.capture.args ? core.capture.serialize(spec.args) : undefined;
-    // Everything a sampler may look at is given at start.
-    const attributes: Attributes = {
-      [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,
-      [ATTR_GEN_AI_TOOL_NAME]: spec.toolName,
-      [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION,
-    };
-    if (spec.callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = spec.callId;
-    if (spec.toolDescription !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = spec.toolDescription;
-    if (this.#agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.#agentName;
-    if (this.#arguments !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.#arguments;
-    if (spec.attributes !== undefined) Object.assign(attributes, spec.attributes);
-    const span = startSpanSafely(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, attributes);
+    // Under a parent the app's sampler dropped (the agent's sampled-out request), a child span could only
+    // be dropped too — or, with a sampler that is not parent-based, recorded without its parent. So none
+    // is started: the parent stays active and passes its decision on to the hooks' and the tool's spans.
+    const span = underDroppedParent() ? undefined : startSpanSafely(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, this.#startAttributes(spec));
     let recording = false;
     let active: Span | undefined;
     try {
@@ -169,6 +161,21 @@ export class ToolCall<S = unknown> {
     this.#span = recording ? span : undefined;
     this.#active = active;
     this.#request = new CallPhaseRequest(spec as CallSpec<unknown>, recording);
+  }
+
+  /** Everything a sampler may look at, given at start. */
+  #startAttributes(spec: CallSpec<S>): Attributes {
+    const attributes: Attributes = {
+      [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,
+      [ATTR_GEN_AI_TOOL_NAME]: spec.toolName,
+      [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION,
+    };
+    if (spec.callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = spec.callId;
+    if (spec.toolDescription !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = spec.toolDescription;
+    if (this.#agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.#agentName;
+    if (this.#arguments !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.#arguments;
+    if (spec.attributes !== undefined) Object.assign(attributes, spec.attributes);
+    return attributes;
   }
 
   /** The swallowed hook errors of the call so far, over all its phases. */
@@ -317,6 +324,16 @@ export class ToolCall<S = unknown> {
       this.#core.notify(event, this.toolName, span);
     }
     if (span !== undefined) endSpan(span);
+  }
+}
+
+/** Whether the active span is one the app's sampler dropped (valid, not recording). Never throws. */
+function underDroppedParent(): boolean {
+  try {
+    const parent = trace.getActiveSpan();
+    return parent !== undefined && !parent.isRecording() && parent.spanContext().traceId !== INVALID_TRACEID;
+  } catch {
+    return false;
   }
 }
 
