@@ -14,9 +14,9 @@ import { BatchLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import type { LogRecordExporter, LogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IMetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
-import { createConsoleSpanExporter } from './console-exporter.js';
+import { ConsoleSpanProcessor } from './console-exporter.js';
 import { DropReporter } from './drop-reporter.js';
 import {
   batchLogSettings,
@@ -75,7 +75,7 @@ export function buildPipelines(
 
   let spanProcessors: SpanProcessor[];
   if (consoleMode !== false) {
-    spanProcessors = [new SimpleSpanProcessor({ exporter: createConsoleSpanExporter(consoleMode) })];
+    spanProcessors = [new ConsoleSpanProcessor(consoleMode)];
   } else if (exporterIsNone('OTEL_TRACES_EXPORTER')) {
     spanProcessors = [];
   } else {
