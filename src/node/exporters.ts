@@ -30,6 +30,7 @@ import type { SignalPlan } from './environment.js';
 import type { CheckedOptions } from './options.js';
 import { GatedLogRecordProcessor, GatedSpanProcessor, QueueGate } from './queue-gate.js';
 import { ReportingLogRecordExporter, ReportingMetricExporter, ReportingSpanExporter } from './reporting-exporters.js';
+import type { ReportingParts } from './reporting-exporters.js';
 
 /** One signal's OTLP export, as the shutdown needs it. */
 export interface SignalExport {
@@ -49,6 +50,13 @@ export interface Pipelines {
   readonly logRecordProcessors: LogRecordProcessor[];
   readonly exports: SignalExport[];
 }
+
+/** Each signal's name and unit in drop reports. */
+const SIGNAL_NAMES: Readonly<Record<keyof SignalPlans, readonly [string, string]>> = {
+  traces: ['span', 'spans'],
+  metrics: ['metric', 'data points'],
+  logs: ['log', 'log records'],
+};
 
 /** The signal plans: per signal the protocol, URL and whether an endpoint was configured. */
 export interface SignalPlans {
@@ -73,6 +81,22 @@ export function buildPipelines(
   const shutdownTimeout = Math.max(1, Math.floor(checked.shutdownTimeoutMillis * 0.75));
   const consoleMode = checked.console;
 
+  /** One signal's reporter, queue gate (batch processors only) and wrapped exporter pair, registered in `exports`. */
+  const reported = <E, W extends { beginShutdown(): void }>(
+    signal: keyof SignalPlans,
+    build: (timeoutMillis?: number) => E,
+    wrap: (parts: ReportingParts<E>) => W,
+    maxQueueSize?: number,
+  ): { exporter: W; gate: QueueGate } => {
+    const [name, unit] = SIGNAL_NAMES[signal];
+    const reporter = new DropReporter(name, unit);
+    const gate = new QueueGate(maxQueueSize ?? Number.POSITIVE_INFINITY, reporter);
+    const parts = { exporter: build(), shutdownExporter: build(shutdownTimeout), reporter };
+    const exporter = wrap(maxQueueSize === undefined ? parts : { ...parts, gate });
+    exports.push({ reporter, gate, beginShutdown: () => exporter.beginShutdown(), target: plans[signal].target });
+    return { exporter, gate };
+  };
+
   let spanProcessors: SpanProcessor[];
   if (consoleMode !== false) {
     spanProcessors = [new ConsoleSpanProcessor(consoleMode)];
@@ -81,28 +105,18 @@ export function buildPipelines(
   } else {
     // Built here rather than by NodeSDK (from `traceExporter`) so that its queue limit is counted too.
     const settings = batchSpanSettings();
-    const reporter = new DropReporter('span', 'spans');
-    const gate = new QueueGate(settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE, reporter);
-    const exporter = new ReportingSpanExporter({
-      exporter: traceExporter(plans.traces, headers),
-      shutdownExporter: traceExporter(plans.traces, headers, shutdownTimeout),
-      reporter,
-      gate,
-    });
-    exports.push({ reporter, gate, beginShutdown: () => exporter.beginShutdown(), target: plans.traces.target });
+    const maxQueueSize = settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
+    const build = (timeout?: number): SpanExporter => traceExporter(plans.traces, headers, timeout);
+    const { exporter, gate } = reported('traces', build, (parts) => new ReportingSpanExporter(parts), maxQueueSize);
     spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor({ exporter, ...settings }), gate)];
   }
 
   const metricReaders: IMetricReader[] = [];
   if (!existing.meterProvider && !exporterIsNone('OTEL_METRICS_EXPORTER') && (consoleMode === false || plans.metrics.endpointConfigured)) {
     const timing = metricTiming(checked.metricExportIntervalMillis);
-    const reporter = new DropReporter('metric', 'data points');
-    const exporter = new ReportingMetricExporter({
-      exporter: metricExporter(plans.metrics, headers, metricExporterTimeout(timing.timeoutMillis)),
-      shutdownExporter: metricExporter(plans.metrics, headers, shutdownTimeout),
-      reporter,
-    });
-    exports.push({ reporter, beginShutdown: () => exporter.beginShutdown(), target: plans.metrics.target });
+    const primaryTimeout = metricExporterTimeout(timing.timeoutMillis);
+    const build = (timeout?: number): PushMetricExporter => metricExporter(plans.metrics, headers, timeout ?? primaryTimeout);
+    const { exporter } = reported('metrics', build, (parts) => new ReportingMetricExporter(parts));
     metricReaders.push(
       new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: timing.intervalMillis, exportTimeoutMillis: timing.timeoutMillis }),
     );
@@ -111,15 +125,9 @@ export function buildPipelines(
   const logRecordProcessors: LogRecordProcessor[] = [];
   if (!existing.loggerProvider && !exporterIsNone('OTEL_LOGS_EXPORTER') && (consoleMode === false || plans.logs.endpointConfigured)) {
     const settings = batchLogSettings();
-    const reporter = new DropReporter('log', 'log records');
-    const gate = new QueueGate(settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE, reporter);
-    const exporter = new ReportingLogRecordExporter({
-      exporter: logExporter(plans.logs, headers),
-      shutdownExporter: logExporter(plans.logs, headers, shutdownTimeout),
-      reporter,
-      gate,
-    });
-    exports.push({ reporter, gate, beginShutdown: () => exporter.beginShutdown(), target: plans.logs.target });
+    const maxQueueSize = settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
+    const build = (timeout?: number): LogRecordExporter => logExporter(plans.logs, headers, timeout);
+    const { exporter, gate } = reported('logs', build, (parts) => new ReportingLogRecordExporter(parts), maxQueueSize);
     logRecordProcessors.push(new GatedLogRecordProcessor(new BatchLogRecordProcessor({ exporter, ...settings }), gate));
   }
 
