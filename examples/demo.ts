@@ -18,9 +18,12 @@ import pino from 'pino';
 import { HookAbortError, HookRunner, executeTool } from '../src/index.js';
 import { LoggingHook, MetricsHook, otelDestination } from '../src/hooks/index.js';
 import { startTelemetry } from '../src/node/index.js';
+import { escapeControlCharacters } from '../src/telemetry/capture.js';
 import { SCRIPT, SummaryHook, brokenHook, createCacheHook, createTools, policyHook, policyV2Hook, retryHook } from './agent-tools.js';
 
 const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;
+/** The endpoint as printed: control characters escaped, like everything toolhooks prints. */
+const shownEndpoint = escapeControlCharacters(String(endpoint));
 const logFile = join(tmpdir(), 'toolhooks-demo.log');
 
 /**
@@ -30,12 +33,12 @@ const logFile = join(tmpdir(), 'toolhooks-demo.log');
 let exportFailure: string | undefined;
 const demoDiag: DiagLogger = {
   warn: (message: string) => {
-    if (!message.includes('export failed') && !message.includes('still failing')) return void console.error(message);
+    if (!message.includes('export failed') && !message.includes('still failing')) return void console.error(escapeControlCharacters(message));
     if (exportFailure !== undefined) return;
     exportFailure = message;
-    console.error(`toolhooks-demo: the collector at ${String(endpoint)} could not be reached (${/\(([^)]*)\)/.exec(message)?.[1] ?? message}); the tool calls go on, their telemetry is dropped`);
+    console.error(`toolhooks-demo: the collector at ${shownEndpoint} could not be reached (${escapeControlCharacters(/\(([^)]*)\)/.exec(message)?.[1] ?? message)}); the tool calls go on, their telemetry is dropped`);
   },
-  error: (message: string) => console.error(message),
+  error: (message: string) => console.error(escapeControlCharacters(message)),
   info: () => undefined,
   debug: () => undefined,
   verbose: () => undefined,
@@ -77,11 +80,11 @@ async function main(): Promise<void> {
   console.log(`  abort rate   ${(rate * 100).toFixed(1)}%`);
   console.log(`  hook errors  ${summary.hookErrors} (swallowed; the calls went on)`);
   console.log(`  would abort  ${summary.wouldAbort} (policy-v2 in audit mode; nothing was stopped by it)`);
-  console.log(`  logs         ${logFile} (one JSON record per decision and outcome, with trace_id/span_id)`);
+  console.log(`  logs         ${escapeControlCharacters(logFile)} (one JSON record per decision and outcome, with trace_id/span_id)`);
   if (endpoint !== undefined && exportFailure !== undefined) {
-    console.log(`\nThe collector at ${endpoint} could not be reached: nothing was exported. Is it up? (docker compose up -d)`);
+    console.log(`\nThe collector at ${shownEndpoint} could not be reached: nothing was exported. Is it up? (docker compose up -d)`);
   } else if (endpoint !== undefined) {
-    console.log(`\nTraces, metrics and logs were sent to ${endpoint}.`);
+    console.log(`\nTraces, metrics and logs were sent to ${shownEndpoint}.`);
     if (/^https?:\/\/(localhost|127\.0\.0\.1):4318\/?$/.test(endpoint)) {
       console.log('  Jaeger:     http://localhost:16686/search?service=toolhooks-demo  (operation "execute_tool shell", tag toolhooks.outcome=aborted)');
       console.log('  Prometheus: http://localhost:9090/graph?g0.expr=all%3Atoolhooks_abort_ratio%3Arate5m');

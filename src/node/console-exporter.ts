@@ -5,8 +5,12 @@
  * C0, DEL and C1 in strings as `\xNN`), `'tree'` through the tree exporter's own escaping.
  * @internal
  */
+import type { Context } from '@opentelemetry/api';
+import { TraceFlags } from '@opentelemetry/api';
+import { ExportResultCode } from '@opentelemetry/core';
 import { ConsoleSpanExporter } from '@opentelemetry/sdk-trace';
-import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
+import { reportTelemetryFailure } from '../telemetry/failures.js';
 import { stdoutFlushed } from './stdout.js';
 import { TreeSpanExporter } from './tree-exporter.js';
 
@@ -23,6 +27,51 @@ class FlushingConsoleSpanExporter extends ConsoleSpanExporter {
   override async shutdown(): Promise<void> {
     await super.shutdown();
     await stdoutFlushed();
+  }
+}
+
+/**
+ * Prints each span as it ends, in the order spans end. The SDK's simple span processor holds back the
+ * spans that end before the resource's asynchronous attributes (host id…) settle, and exports the later
+ * ones at once: the first trace's root would arrive before its children and be printed without them.
+ */
+export class ConsoleSpanProcessor implements SpanProcessor {
+  readonly #exporter: SpanExporter;
+  #chain: Promise<void> = Promise.resolve();
+  #stopped = false;
+
+  constructor(mode: ConsoleMode) {
+    this.#exporter = createConsoleSpanExporter(mode);
+  }
+
+  onStart(_span: Span, _parentContext: Context): void {}
+
+  onEnd(span: ReadableSpan): void {
+    if (this.#stopped || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
+    this.#chain = this.#chain.then(async () => {
+      try {
+        if (span.resource.asyncAttributesPending === true) await span.resource.waitForAsyncAttributes?.();
+        await new Promise<void>((resolve) => {
+          this.#exporter.export([span], (result) => {
+            if (result.code !== ExportResultCode.SUCCESS) reportTelemetryFailure('console span export', result.error);
+            resolve();
+          });
+        });
+      } catch (error) {
+        reportTelemetryFailure('console span export', error);
+      }
+    });
+  }
+
+  async forceFlush(): Promise<void> {
+    await this.#chain;
+    await this.#exporter.forceFlush?.();
+  }
+
+  async shutdown(): Promise<void> {
+    this.#stopped = true;
+    await this.#chain;
+    await this.#exporter.shutdown();
   }
 }
 

@@ -13,6 +13,7 @@
 import { diag } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
+import { diagSafe } from '../telemetry/capture.js';
 
 /** What a signal lost in an outage still open at shutdown: for the one-line shutdown report. */
 export interface OutstandingDrops {
@@ -121,7 +122,7 @@ export class DropReporter {
     }
     if (this.#droppedInOutage > this.#reportedInOutage) {
       diag.warn(
-        `toolhooks: ${this.#signal} export was still failing at shutdown; ${this.#droppedInOutage} ${this.#unit} were dropped in all`,
+        diagSafe(`toolhooks: ${this.#signal} export was still failing at shutdown; ${this.#droppedInOutage} ${this.#unit} were dropped in all`),
       );
     }
     this.#reportedInOutage = this.#droppedInOutage;
@@ -136,8 +137,10 @@ export class DropReporter {
     this.#failing = true;
     this.#reportedInOutage = this.#droppedInOutage;
     diag.warn(
-      `toolhooks: ${this.#signal} ${this.#lastReason}; dropped ${count} ${this.#unit}. ` +
-        'Further drops are counted and reported when export recovers or at shutdown.',
+      diagSafe(
+        `toolhooks: ${this.#signal} ${this.#lastReason}; dropped ${count} ${this.#unit}. ` +
+          'Further drops are counted and reported when export recovers or at shutdown.',
+      ),
     );
   }
 

@@ -14,9 +14,9 @@ import { BatchLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import type { LogRecordExporter, LogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IMetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
-import { createConsoleSpanExporter } from './console-exporter.js';
+import { ConsoleSpanProcessor } from './console-exporter.js';
 import { DropReporter } from './drop-reporter.js';
 import {
   batchLogSettings,
@@ -30,6 +30,7 @@ import type { SignalPlan } from './environment.js';
 import type { CheckedOptions } from './options.js';
 import { GatedLogRecordProcessor, GatedSpanProcessor, QueueGate } from './queue-gate.js';
 import { ReportingLogRecordExporter, ReportingMetricExporter, ReportingSpanExporter } from './reporting-exporters.js';
+import type { ReportingParts } from './reporting-exporters.js';
 
 /** One signal's OTLP export, as the shutdown needs it. */
 export interface SignalExport {
@@ -49,6 +50,13 @@ export interface Pipelines {
   readonly logRecordProcessors: LogRecordProcessor[];
   readonly exports: SignalExport[];
 }
+
+/** Each signal's name and unit in drop reports. */
+const SIGNAL_NAMES: Readonly<Record<keyof SignalPlans, readonly [string, string]>> = {
+  traces: ['span', 'spans'],
+  metrics: ['metric', 'data points'],
+  logs: ['log', 'log records'],
+};
 
 /** The signal plans: per signal the protocol, URL and whether an endpoint was configured. */
 export interface SignalPlans {
@@ -73,31 +81,42 @@ export function buildPipelines(
   const shutdownTimeout = Math.max(1, Math.floor(checked.shutdownTimeoutMillis * 0.75));
   const consoleMode = checked.console;
 
+  /** One signal's reporter, queue gate (batch processors only) and wrapped exporter pair, registered in `exports`. */
+  const reported = <E, W extends { beginShutdown(): void }>(
+    signal: keyof SignalPlans,
+    build: (timeoutMillis?: number) => E,
+    wrap: (parts: ReportingParts<E>) => W,
+    maxQueueSize?: number,
+  ): { exporter: W; gate: QueueGate } => {
+    const [name, unit] = SIGNAL_NAMES[signal];
+    const reporter = new DropReporter(name, unit);
+    const gate = new QueueGate(maxQueueSize ?? Number.POSITIVE_INFINITY, reporter);
+    const parts = { exporter: build(), shutdownExporter: build(shutdownTimeout), reporter };
+    const exporter = wrap(maxQueueSize === undefined ? parts : { ...parts, gate });
+    exports.push({ reporter, gate, beginShutdown: () => exporter.beginShutdown(), target: plans[signal].target });
+    return { exporter, gate };
+  };
+
   let spanProcessors: SpanProcessor[];
   if (consoleMode !== false) {
-    spanProcessors = [new SimpleSpanProcessor({ exporter: createConsoleSpanExporter(consoleMode) })];
+    spanProcessors = [new ConsoleSpanProcessor(consoleMode)];
   } else if (exporterIsNone('OTEL_TRACES_EXPORTER')) {
     spanProcessors = [];
   } else {
     // Built here rather than by NodeSDK (from `traceExporter`) so that its queue limit is counted too.
     const settings = batchSpanSettings();
-    const reporter = new DropReporter('span', 'spans');
-    const gate = new QueueGate(settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE, reporter);
-    const exporter = new ReportingSpanExporter({ ...exporterPair(traceExporter, plans.traces, headers, shutdownTimeout), reporter, gate });
-    exports.push(signalExport(reporter, exporter, plans.traces, gate));
+    const maxQueueSize = settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
+    const build = (timeout?: number): SpanExporter => traceExporter(plans.traces, headers, timeout);
+    const { exporter, gate } = reported('traces', build, (parts) => new ReportingSpanExporter(parts), maxQueueSize);
     spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor({ exporter, ...settings }), gate)];
   }
 
   const metricReaders: IMetricReader[] = [];
   if (!existing.meterProvider && !exporterIsNone('OTEL_METRICS_EXPORTER') && (consoleMode === false || plans.metrics.endpointConfigured)) {
     const timing = metricTiming(checked.metricExportIntervalMillis);
-    const reporter = new DropReporter('metric', 'data points');
-    const exporter = new ReportingMetricExporter({
-      exporter: metricExporter(plans.metrics, headers, metricExporterTimeout(timing.timeoutMillis)),
-      shutdownExporter: metricExporter(plans.metrics, headers, shutdownTimeout),
-      reporter,
-    });
-    exports.push(signalExport(reporter, exporter, plans.metrics, undefined));
+    const primaryTimeout = metricExporterTimeout(timing.timeoutMillis);
+    const build = (timeout?: number): PushMetricExporter => metricExporter(plans.metrics, headers, timeout ?? primaryTimeout);
+    const { exporter } = reported('metrics', build, (parts) => new ReportingMetricExporter(parts));
     metricReaders.push(
       new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: timing.intervalMillis, exportTimeoutMillis: timing.timeoutMillis }),
     );
@@ -106,30 +125,13 @@ export function buildPipelines(
   const logRecordProcessors: LogRecordProcessor[] = [];
   if (!existing.loggerProvider && !exporterIsNone('OTEL_LOGS_EXPORTER') && (consoleMode === false || plans.logs.endpointConfigured)) {
     const settings = batchLogSettings();
-    const reporter = new DropReporter('log', 'log records');
-    const gate = new QueueGate(settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE, reporter);
-    const exporter = new ReportingLogRecordExporter({ ...exporterPair(logExporter, plans.logs, headers, shutdownTimeout), reporter, gate });
-    exports.push(signalExport(reporter, exporter, plans.logs, gate));
+    const maxQueueSize = settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
+    const build = (timeout?: number): LogRecordExporter => logExporter(plans.logs, headers, timeout);
+    const { exporter, gate } = reported('logs', build, (parts) => new ReportingLogRecordExporter(parts), maxQueueSize);
     logRecordProcessors.push(new GatedLogRecordProcessor(new BatchLogRecordProcessor({ exporter, ...settings }), gate));
   }
 
   return { spanProcessors, metricReaders, logRecordProcessors, exports };
-}
-
-/** A signal's exporter and its short-timeout twin that takes over during shutdown. */
-function exporterPair<E>(
-  make: (plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis?: number) => E,
-  plan: SignalPlan,
-  headers: Record<string, string> | undefined,
-  shutdownTimeout: number,
-): { exporter: E; shutdownExporter: E } {
-  return { exporter: make(plan, headers), shutdownExporter: make(plan, headers, shutdownTimeout) };
-}
-
-/** What shutdown needs of one signal's export. */
-function signalExport(reporter: DropReporter, exporter: { beginShutdown(): void }, plan: SignalPlan, gate: QueueGate | undefined): SignalExport {
-  const entry = { reporter, beginShutdown: () => exporter.beginShutdown(), target: plan.target };
-  return gate === undefined ? entry : { ...entry, gate };
 }
 
 interface ExporterConfig {

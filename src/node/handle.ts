@@ -64,6 +64,11 @@ export interface RunningParts {
   readonly exports: readonly SignalExport[];
   /** SDK providers to flush (the API's provider types do not declare `forceFlush`). */
   readonly flushables: readonly (object | undefined)[];
+  /**
+   * Flushed before the SDK shuts down: the console mode's tracer provider, whose simple span processor
+   * does not wait at shutdown for exports held back until resource attributes settle.
+   */
+  readonly flushFirst?: object;
   readonly shutdownTimeoutMillis: number;
   /** Unregisters the globals startTelemetry() registered. */
   readonly unregister: () => void;
@@ -101,10 +106,9 @@ export class RunningTelemetry implements TelemetryHandle {
   async #stop(): Promise<void> {
     const { sdk, exports, shutdownTimeoutMillis } = this.#parts;
     for (const signal of exports) signal.beginShutdown();
-    // Flushing first lets console exports that wait for resource attributes finish: the SDK's simple
-    // span processor does not wait for them at shutdown.
+    const flushFirst = this.#parts.flushFirst;
     const stopped = (async () => {
-      await this.#flushProviders();
+      await flush(flushFirst);
       await sdk.shutdown();
     })().then(
       () => true,

@@ -110,6 +110,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
       registeredMeters ? metrics.getMeterProvider() : undefined,
       pipelines.logRecordProcessors.length > 0 ? logs.getLoggerProvider() : undefined,
     ],
+    ...(checked.console !== false && tracerProvider !== undefined ? { flushFirst: tracerProvider } : {}),
     shutdownTimeoutMillis: checked.shutdownTimeoutMillis,
     unregister: () => {
       if (tracerProvider !== undefined) unregisterGlobals(tracerProvider, before, registeredMeters);

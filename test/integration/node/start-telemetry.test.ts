@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { diag, metrics, ProxyTracerProvider, trace } from '@opentelemetry/api';
+import { logs } from '@opentelemetry/api-logs';
 import type { DiagLogger } from '@opentelemetry/api';
 import { resetOtelGlobals } from '../../support/otel-globals.js';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
@@ -87,6 +88,7 @@ describe('startTelemetry: bad input', () => {
     [{ serviceName: '' }, 'options.serviceName must be a non-empty string, got ""'],
     [{ metricExportIntervalMillis: -5 }, 'options.metricExportIntervalMillis must be a positive number of milliseconds, got -5'],
     [{ headers: { 'x-key': 42 } }, 'options.headers must be an object of string header values'],
+    [{ shutdownTimeoutMillis: 0 }, 'options.shutdownTimeoutMillis must be a positive number of milliseconds, got 0'],
   ])('rejects %j naming the option and the value', (options, message) => {
     expect(() => startTelemetry(options as never)).toThrow(message);
     expect(registeredTracerProvider()).toBe(NOOP_TRACER_PROVIDER);
@@ -244,6 +246,22 @@ describe('startTelemetry: lifecycle', () => {
     expect(appSpans.getFinishedSpans().map((s) => s.name)).toEqual(['execute_tool shell']);
     await handle.shutdown();
     expect(registeredTracerProvider()).toBe(appProvider); // not ours to unregister
+  });
+
+  it('detects providers by identity, not by class name: a minified API class changes nothing', async () => {
+    // A bundler may rename the API's own proxy classes; that must not read as "the app registered one".
+    const proxyClass = logs.getLoggerProvider().constructor;
+    const original = Object.getOwnPropertyDescriptor(proxyClass, 'name');
+    Object.defineProperty(proxyClass, 'name', { value: 'e', configurable: true });
+    try {
+      receiver = await OtlpReceiver.start();
+      handle = startTelemetry({ endpoint: receiver.url });
+      recordToolCall();
+      await handle.forceFlush();
+      expect(receiver.logs().map((l) => l.body)).toContain('tool call aborted');
+    } finally {
+      if (original !== undefined) Object.defineProperty(proxyClass, 'name', original);
+    }
   });
 
   it('starts nothing more when called again while running', async () => {

@@ -126,6 +126,23 @@ describe('DropReporter', () => {
   });
 });
 
+describe('DropReporter at a shutdown deadline', () => {
+  it('counts what is still queued or under way as dropped, names the reason, and ignores a late result', () => {
+    const reporter = new DropReporter('span', 'spans');
+    const late = reporter.exportStarted(7);
+    reporter.abandon(5, 'was not exported within shutdownTimeoutMillis (2000 ms)');
+    expect(reporter.dropped).toBe(12);
+    expect(reporter.settle({ code: ExportResultCode.FAILED, error: new Error('late') }, 7, late)).toEqual(OK);
+    expect(reporter.dropped).toBe(12);
+    expect(reporter.reportOutstanding()).toEqual({
+      signal: 'span',
+      unit: 'spans',
+      dropped: 12,
+      reason: 'was not exported within shutdownTimeoutMillis (2000 ms)',
+    });
+  });
+});
+
 describe('QueueGate', () => {
   it('admits up to maxQueueSize items not yet handed to the exporter, and counts the rest as dropped', () => {
     const reporter = new DropReporter('span', 'spans');
