@@ -22,7 +22,7 @@ import { endPhaseSpan, recordEvent } from '../telemetry/phase-span.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
 import { failureRecord, hookRecord, shadowedRecord } from './records.js';
-import { reportFirstFailure } from './first-failure.js';
+import { reportHookFailure } from './first-failure.js';
 import type { Verdict } from './verdict.js';
 import { HookFailed, checkDecision } from './verdict.js';
 
@@ -232,8 +232,7 @@ function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, 
         ? 'failureMode is closed, so the call is aborted'
         : 'treated as Continue';
   const text = diagSafe(`toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${failure.kind}: ${message}); ${consequence}`);
-  diag.warn(text);
-  reportFirstFailure(entry, text);
+  reportHookFailure(entry, text);
   if (run.span !== undefined) recordEvent(run.span, core.capture, { type: 'error', hook: entry, kind: failure.kind, error: failure.error });
   return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
 }

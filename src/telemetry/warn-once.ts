@@ -66,7 +66,7 @@ export function warnVisibly(message: string, code: string): void {
   const line = diagSafe(message);
   try {
     if (diagLoggerRegistered() || typeof process === 'undefined' || typeof process.emitWarning !== 'function') diag.warn(line);
-    else process.emitWarning(line, { code });
+    else process.emitWarning(line, { type: 'ToolhooksWarning', code });
   } catch {
     // nowhere left to say it
   }
