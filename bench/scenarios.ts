@@ -3,7 +3,7 @@
  * compared with (measured in the same process run).
  */
 import type { Tracer } from '@opentelemetry/api';
-import { ProxyTracerProvider, metrics, trace } from '@opentelemetry/api';
+import { ProxyTracerProvider, TraceFlags, context, metrics, trace } from '@opentelemetry/api';
 import pino from 'pino';
 import type { ToolHook } from '../src/index.js';
 import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
@@ -37,7 +37,10 @@ export interface Scenario {
 }
 
 /** SDK scenarios also reported against a no-SDK scenario of the same run: id → the no-SDK scenario's id. */
-export const REFERENCES = { 'sdk.sampled-out': 'nosdk.hooks-2' } as const satisfies Readonly<Record<string, string>>;
+export const REFERENCES = {
+  'sdk.sampled-out': 'nosdk.hooks-2',
+  'sdk.sampled-out.in-trace': 'nosdk.hooks-2',
+} as const satisfies Readonly<Record<string, string>>;
 
 /** toolhooks' view of the plain hooks: the very same functions, registered on a runner. */
 export function libraryHooks(hooks: readonly PlainHook[]): ToolHook[] {
@@ -45,6 +48,17 @@ export function libraryHooks(hooks: readonly PlainHook[]): ToolHook[] {
     const registered: ToolHook = { name: hook.name, beforeTool: hook.before };
     return hook.tools === undefined ? registered : { ...registered, tools: hook.tools };
   });
+}
+
+/**
+ * A call made inside the agent's request span that the app's sampler dropped (a non-recording span
+ * with a real trace id, as the SDK gives for a sampled-out root): the common production case at a low
+ * sampling rate.
+ */
+function inDroppedTrace(call: () => Promise<unknown>): () => Promise<unknown> {
+  const dropped = trace.wrapSpanContext({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.NONE });
+  const parent = trace.setSpan(context.active(), dropped);
+  return () => context.with(parent, call);
 }
 
 function libraryCall(lib: Library, hooks: ToolHook[], tracer?: Tracer): () => Promise<unknown> {
@@ -127,6 +141,25 @@ export function sdkScenarios(lib: Library): Scenario[] {
       library: true,
       target: { maxRatio: 2 },
       call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), sampledOutTracer().tracer),
+    },
+    // The same, inside the agent's request span that the sampler dropped: the call's span would be a
+    // child of a dropped span, so none is started. The baseline makes the same context switch.
+    {
+      id: 'sdk.sampled-out.in-trace.noop',
+      label: 'no-op tracer inside a dropped trace: executeTool, 2 hooks',
+      setting: 'sdk',
+      library: false,
+      call: inDroppedTrace(libraryCall(lib, libraryHooks(plainHooks(2, decision)), new ProxyTracerProvider().getTracer(INSTRUMENTATION_NAME, VERSION))),
+    },
+    {
+      id: 'sdk.sampled-out.in-trace',
+      label: 'SDK, inside a trace the sampler dropped: executeTool, 2 hooks',
+      setting: 'sdk',
+      baseline: 'sdk.sampled-out.in-trace.noop',
+      reference: REFERENCES['sdk.sampled-out.in-trace'],
+      library: true,
+      target: { maxRatio: 2 },
+      call: inDroppedTrace(libraryCall(lib, libraryHooks(plainHooks(2, decision)), sampledOutTracer().tracer)),
     },
     {
       id: 'sdk.metrics-logs.hand',
