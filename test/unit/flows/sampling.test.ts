@@ -3,7 +3,7 @@
  * the hooks and the tool, so a parent-based sampler gives their own spans the same decision.
  */
 import type { Attributes, Context, Link, SpanKind, Tracer } from '@opentelemetry/api';
-import { trace } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import type { ReadableSpan, Sampler, SamplingResult } from '@opentelemetry/sdk-trace-base';
 import {
   BasicTracerProvider,
@@ -169,5 +169,46 @@ describe('a sampler that drops one kind of span', () => {
     // Both inner spans were children of the (sampled-out) call: one trace.
     expect(seen).toHaveLength(2);
     expect(seen[0]).toBe(seen[1]);
+  });
+});
+
+describe('under a parent the sampler dropped', () => {
+  it('starts no span of its own, keeps the parent active for hooks and tool, and still tells observers', async () => {
+    // AlwaysOn would record any span started here: what is recorded is exactly what toolhooks chose to start.
+    const alwaysOn: Sampler = { shouldSample: () => ({ decision: SamplingDecision.RECORD_AND_SAMPLED }), toString: () => 'AlwaysOn' };
+    const p = pipeline(alwaysOn);
+    const outcomes: string[] = [];
+    let activeInTool: string | undefined;
+    const hooks = new HookRunner({
+      hooks: [{ name: 'noop', beforeTool: () => undefined }, { name: 'obs', onEvent: (event) => event.type === 'tool' && outcomes.push(event.outcome) }],
+      tracer: p.provider.getTracer('toolhooks'),
+    });
+    const dropped = trace.wrapSpanContext({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 0 });
+    const result = await context.with(trace.setSpan(context.active(), dropped), () =>
+      executeTool({
+        hooks,
+        toolName: 'search',
+        args: {},
+        execute: () => {
+          activeInTool = trace.getActiveSpan()?.spanContext().spanId;
+          return 'ok';
+        },
+      }),
+    );
+    expect(result).toBe('ok');
+    expect(p.exporter.getFinishedSpans()).toEqual([]);
+    expect(activeInTool).toBe('00f067aa0ba902b7');
+    expect(outcomes).toEqual(['completed']);
+  });
+
+  it('records the call as usual under a parent that records', async () => {
+    const alwaysOn: Sampler = { shouldSample: () => ({ decision: SamplingDecision.RECORD_AND_SAMPLED }), toString: () => 'AlwaysOn' };
+    const p = pipeline(alwaysOn);
+    const hooks = new HookRunner({ hooks: [{ name: 'noop', beforeTool: () => undefined }], tracer: p.provider.getTracer('toolhooks') });
+    const parent = p.tracer.startSpan('agent.request');
+    await context.with(trace.setSpan(context.active(), parent), () => executeTool({ hooks, toolName: 'search', args: {}, execute: () => 'ok' }));
+    parent.end();
+    const names = p.exporter.getFinishedSpans().map((span) => span.name);
+    expect(names).toEqual(expect.arrayContaining(['execute_tool search', 'toolhooks.before_tool', 'toolhooks.execute', 'agent.request']));
   });
 });
