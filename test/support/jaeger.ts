@@ -154,6 +154,7 @@ export interface V3TraceSearch {
   /** Default: an hour ago to an hour from now. */
   readonly startTimeMin?: Date;
   readonly startTimeMax?: Date;
+  /** Default 1000. */
   readonly numTraces?: number;
 }
 
@@ -178,6 +179,13 @@ export interface RunningJaeger {
   logs(): string;
   /** SIGKILLs the process (a crash: no flush); its ports are free once this resolves. Safe to call twice. */
   kill(): Promise<void>;
+  /**
+   * SIGSTOPs the process: a hung Jaeger. Its ports still accept connections (the kernel queues them) but
+   * nothing answers until {@link RunningJaeger.resume}.
+   */
+  pause(): void;
+  /** SIGCONTs a paused process. */
+  resume(): void;
   /** Stops the process (SIGTERM, SIGKILL after 5 s). Safe to call twice, and after kill(). */
   stop(): Promise<void>;
 }
@@ -297,9 +305,10 @@ function running(child: ChildProcess, ports: JaegerPorts, log: { text: string })
         'query.service_name': search.service,
         'query.start_time_min': (search.startTimeMin ?? new Date(now - 3_600_000)).toISOString(),
         'query.start_time_max': (search.startTimeMax ?? new Date(now + 3_600_000)).toISOString(),
+        // Jaeger requires it (more than 0, less than the storage's max_traces).
+        'query.num_traces': String(search.numTraces ?? 1000),
       });
       if (search.operation !== undefined) query.set('query.operation_name', search.operation);
-      if (search.numTraces !== undefined) query.set('query.num_traces', String(search.numTraces));
       return get(`/api/v3/traces?${query.toString()}`);
     },
     async waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
@@ -319,11 +328,18 @@ function running(child: ChildProcess, ports: JaegerPorts, log: { text: string })
     },
     logs: () => log.text,
     kill: () => stopChild(child, 'SIGKILL'),
+    pause: () => signal(child, 'SIGSTOP'),
+    resume: () => signal(child, 'SIGCONT'),
     stop() {
+      signal(child, 'SIGCONT'); // a stopped process acts on SIGTERM only once continued
       stopping ??= stopChild(child, 'SIGTERM');
       return stopping;
     },
   };
+}
+
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  if (child.exitCode === null && child.signalCode === null) child.kill(name);
 }
 
 async function stopChild(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {

@@ -68,7 +68,7 @@ async function callIdsIn(jaeger: RunningJaeger, prefix: string): Promise<string[
     .filter((id) => id.startsWith(`${prefix}_`));
 }
 
-describe('Jaeger killed and restarted during a run (the real binary)', () => {
+describe('Jaeger killed, restarted or hung during a run (the real binary)', () => {
   it('tool calls are unaffected and traces recorded after the restart reach Jaeger', { timeout: 120_000 }, async (ctx) => {
     const binary = requireJaeger(ctx);
     let jaeger = await startJaeger({ binary });
@@ -98,6 +98,35 @@ describe('Jaeger killed and restarted during a run (the real binary)', () => {
           ` ${after.ms.toFixed(0)} ms (restarted); ${lateDown} of the calls made while down reached the new Jaeger`,
       );
 
+      const { code, stderr } = await app.exit();
+      expect(code, stderr).toBe(0);
+    } finally {
+      await app.exit().catch(() => undefined);
+      await jaeger.stop();
+    }
+  });
+
+  it('a hung Jaeger (stopped, not answering) does not touch the tool calls, and traces flow again once it answers', { timeout: 120_000 }, async (ctx) => {
+    const jaeger = await startJaeger({ binary: requireJaeger(ctx) });
+    const app = startApp(jaeger.otlpHttpUrl);
+    try {
+      const before = await app.run('before');
+      expect(before.unexpected).toEqual([]);
+      jaeger.pause();
+      // The flush at the end of this batch waits for the export timeout (2 s here), then gives up.
+      const hung = await app.run('hung');
+      expect(hung.unexpected).toEqual([]);
+      expect(hung.results).toEqual(before.results);
+      jaeger.resume();
+      const after = await app.run('after');
+      expect(after.unexpected).toEqual([]);
+      expect(after.results).toEqual(before.results);
+      await jaeger.waitFor('every call made after Jaeger answered again', async () => (await callIdsIn(jaeger, 'after')).length === CALLS);
+      expect(await callIdsIn(jaeger, 'before')).toHaveLength(CALLS);
+      console.log(
+        `jaeger hung: ${CALLS} calls per batch took ${before.ms.toFixed(0)} ms (answering), ${hung.ms.toFixed(0)} ms (hung),` +
+          ` ${after.ms.toFixed(0)} ms (answering again); ${(await callIdsIn(jaeger, 'hung')).length} of the calls made while hung arrived late`,
+      );
       const { code, stderr } = await app.exit();
       expect(code, stderr).toBe(0);
     } finally {

@@ -85,14 +85,17 @@ describe('tail sampling in the real Jaeger (deploy/tail-sampling.yaml)', () => {
 
       const mustKeep = (['aborted', 'failed', 'hook-error'] as const).flatMap((kind) => kinds[kind].map((id) => [id, kind] as const));
       // Every trace the sampler keeps is released one decision tick after decision_wait; wait for the set…
-      await jaeger.waitFor(
-        'every aborted, failed and hook-error call',
-        async () => {
-          const found = await allTraces(jaeger);
-          return mustKeep.every(([id, kind]) => found.get(id)?.spans.length === SPANS[kind].length);
-        },
-        60_000,
-      );
+      // (on a timeout, go on: the checks below name the calls that are missing)
+      await jaeger
+        .waitFor(
+          'every aborted, failed and hook-error call',
+          async () => {
+            const found = await allTraces(jaeger);
+            return mustKeep.every(([id, kind]) => found.get(id)?.spans.length === SPANS[kind].length);
+          },
+          30_000,
+        )
+        .catch(() => undefined);
       // …then two decision waits more, so the sampled share has surely landed too.
       await new Promise((done) => setTimeout(done, 2 * DECISION_WAIT_S * 1000 + 1000));
       const found = await allTraces(jaeger);
