@@ -93,16 +93,8 @@ export function redirect(target: {
     throw new TypeError('redirect() takes an object: redirect({ newArgs, newTool, reason })');
   }
   const { newArgs, newTool, reason = '' } = target;
-  if (newArgs === undefined && newTool === undefined) {
-    throw new TypeError('redirect() needs newArgs or newTool: redirect({ newArgs: {...} }) or redirect({ newTool: "name" })');
-  }
-  if (newArgs !== undefined && !isPlainObject(newArgs)) {
-    throw new TypeError('redirect(): newArgs must be a plain object of arguments');
-  }
-  if (newTool !== undefined && (typeof newTool !== 'string' || newTool.length === 0)) {
-    throw new TypeError('redirect(): newTool must be a non-empty tool name');
-  }
-  requireString(reason, 'redirect(): reason');
+  const problem = redirectProblem(newArgs, newTool, reason);
+  if (problem !== undefined) throw new TypeError(`redirect() ${problem}`);
   const decision: { kind: 'redirect'; reason: string; newArgs?: Readonly<ToolArgs>; newTool?: string } = {
     kind: 'redirect',
     reason,
@@ -145,27 +137,58 @@ export function isHookDecision(value: unknown): value is HookDecision {
  * @internal
  */
 export function describeInvalidDecision(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return `expected a decision object, got ${typeName(value)}`;
+  if (value === null || typeof value !== 'object') return describeNonDecision(value);
   const v = value as Record<string, unknown>;
   switch (v.kind) {
     case 'continue':
       return undefined;
     case 'skip':
-      return typeof v.reason === 'string' ? undefined : 'a skip decision needs a string reason';
+      return typeof v.reason === 'string' ? undefined : "a skip decision without a string reason; use skip('reason', stub)";
     case 'abort':
-      return typeof v.reason === 'string' ? undefined : 'an abort decision needs a string reason';
+      return typeof v.reason === 'string' ? undefined : "an abort decision without a string reason; use abort('reason')";
     case 'redirect': {
-      if (v.newArgs === undefined && v.newTool === undefined) return 'a redirect decision needs newArgs or newTool';
-      if (v.newArgs !== undefined && !isPlainObject(v.newArgs)) return 'a redirect decision\'s newArgs must be a plain object';
-      if (v.newTool !== undefined && (typeof v.newTool !== 'string' || v.newTool.length === 0)) {
-        return 'a redirect decision\'s newTool must be a non-empty string';
-      }
-      if (v.reason !== undefined && typeof v.reason !== 'string') return 'a redirect decision\'s reason must be a string';
-      return undefined;
+      const problem = redirectProblem(v.newArgs, v.newTool, v.reason ?? '');
+      return problem === undefined ? undefined : `a redirect decision that ${problem}`;
     }
     default:
-      return `unknown decision kind ${JSON.stringify(String(v.kind))}`;
+      return `an object with unknown decision kind ${JSON.stringify(String(v.kind))}; return a decision from skip(), redirect() or abort()`;
   }
+}
+
+const DECISION_WORDS: Readonly<Record<string, string>> = {
+  abort: "abort('reason')",
+  skip: "skip('reason', stub)",
+  redirect: 'redirect({ newArgs })',
+  continue: 'nothing (or CONTINUE)',
+};
+
+/** A non-object return value, as the rest of "hook "x" returned …". */
+function describeNonDecision(value: unknown): string {
+  if (typeof value === 'string') {
+    const meant = DECISION_WORDS[value.trim().toLowerCase()];
+    const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    return meant === undefined
+      ? `the string ${shown}; return a decision from skip(), redirect() or abort(), or nothing to continue`
+      : `the string ${shown}; return ${meant} instead`;
+  }
+  const article = typeName(value) === 'an array' || value === null ? '' : /^[aeiou]/.test(typeof value) ? 'an ' : 'a ';
+  return `${article}${typeName(value)} instead of a decision; return a decision from skip(), redirect() or abort(), or nothing to continue`;
+}
+
+/**
+ * What is wrong with a Redirect's fields, worded to follow "redirect() " or "a redirect decision that ";
+ * undefined when they make a Redirect. The one check behind both redirect() and a hook's literal.
+ */
+function redirectProblem(newArgs: unknown, newTool: unknown, reason: unknown): string | undefined {
+  if (newArgs === undefined && newTool === undefined) {
+    return 'needs newArgs or newTool: redirect({ newArgs: {...} }) or redirect({ newTool: "name" })';
+  }
+  if (newArgs !== undefined && !isPlainObject(newArgs)) return `needs newArgs as a plain object of arguments, got ${typeName(newArgs)}`;
+  if (newTool !== undefined && (typeof newTool !== 'string' || newTool.length === 0)) {
+    return 'needs newTool as a non-empty tool name';
+  }
+  if (typeof reason !== 'string') return `needs reason as a string, got ${typeName(reason)}`;
+  return undefined;
 }
 
 /**

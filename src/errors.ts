@@ -27,3 +27,66 @@ export class HookAbortError extends Error {
     if (sourceHook !== undefined) this.sourceHook = sourceHook;
   }
 }
+
+/**
+ * A hook that did not settle within its timeout (the hook's `timeoutMs`, else the runner's).
+ *
+ * It reaches you as `HookFailure.error` in a phase event (kind `timeout`) and as the `cause` of the
+ * {@link HookAbortError} when the hook is fail-closed.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof HookAbortError && error.cause instanceof HookTimeoutError) retryLater();
+ * ```
+ */
+export class HookTimeoutError extends Error {
+  /** The timeout that ran out, in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
+    this.name = 'HookTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * A hook returned something that is not a decision (a string such as `'abort'`, a malformed literal,
+ * a Redirect with neither target).
+ *
+ * It reaches you as `HookFailure.error` (kind `invalid_decision`) and as the `cause` of the
+ * {@link HookAbortError} when the hook is fail-closed.
+ *
+ * @example
+ * ```ts
+ * runner.hooks; // a hook returning 'abort' instead of abort('reason') fails with this error
+ * ```
+ */
+export class InvalidHookDecisionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidHookDecisionError';
+  }
+}
+
+/**
+ * A Redirect named a tool the flow does not know (not the requested tool, not one of its `tools`).
+ *
+ * It reaches you as `HookFailure.error` (kind `invalid_redirect_target`) and as the `cause` of the
+ * {@link HookAbortError} when the hook is fail-closed; the original call goes on otherwise.
+ *
+ * @example
+ * ```ts
+ * if (failure.error instanceof InvalidRedirectTargetError) console.log(failure.error.target);
+ * ```
+ */
+export class InvalidRedirectTargetError extends Error {
+  /** The tool the Redirect named. */
+  readonly target: string;
+
+  constructor(target: string) {
+    super(`redirect to unknown tool ${JSON.stringify(target)}`);
+    this.name = 'InvalidRedirectTargetError';
+    this.target = target;
+  }
+}

@@ -4,19 +4,13 @@
  * can reason about, and never lets it reach the tool path.
  * @internal
  */
+import { HookTimeoutError } from './errors.js';
 
 /** How a call to user code ended. */
 export type Settled =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly kind: 'threw' | 'timeout'; readonly error: unknown };
 
-/** The error that stands for a hook that did not settle in time. */
-export class HookTimeoutError extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`timed out after ${timeoutMs} ms`);
-    this.name = 'HookTimeoutError';
-  }
-}
 
 /**
  * Calls `fn(a, b, c)`. A synchronous result settles synchronously (no timer, no promise); a thenable is
@@ -114,21 +108,5 @@ export function callSync<T>(fn: () => T): { ok: true; value: T } | { ok: false; 
     return { ok: true, value: fn() };
   } catch (error) {
     return { ok: false, error };
-  }
-}
-
-/** The error that stands for a hook return value that is not a decision. */
-export class InvalidHookDecisionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InvalidHookDecisionError';
-  }
-}
-
-/** The error that stands for a Redirect to a tool the flow does not know. */
-export class InvalidRedirectTargetError extends Error {
-  constructor(readonly target: string) {
-    super(`redirect to unknown tool ${JSON.stringify(target)}`);
-    this.name = 'InvalidRedirectTargetError';
   }
 }

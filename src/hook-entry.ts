@@ -4,7 +4,8 @@
  * @internal
  */
 import { typeName, withoutStatefulFlags } from './describe.js';
-import type { FailureMode, ToolHook, ToolMatcher } from './hook.js';
+import type { FailureMode, HookMode, ToolHook, ToolMatcher } from './hook.js';
+import { HOOK_METHODS, nearMissError, nearMissesOf } from './misuse.js';
 
 export interface HookEntry<S> {
   readonly hook: ToolHook<S>;
@@ -12,11 +13,11 @@ export interface HookEntry<S> {
   readonly index: number;
   readonly timeoutMs: number;
   readonly failureMode: FailureMode;
+  /** `'audit'`: decisions recorded, never in effect; failures never abort. */
+  readonly mode: HookMode;
   /** Undefined when the hook applies to every tool. May throw (a user predicate): call through the guard. */
   readonly matches: ((toolName: string) => boolean) | undefined;
 }
-
-const METHODS = ['beforeTool', 'afterTool', 'onError', 'onEvent'] as const;
 
 /** Validates a hook and resolves its settings; throws a TypeError/RangeError that names the problem. */
 export function createHookEntry<S>(
@@ -29,16 +30,23 @@ export function createHookEntry<S>(
   }
   const name = hookName(hook, index);
   const where = `HookRunner: hook "${name}" (index ${index})`;
-  for (const method of METHODS) {
+  for (const method of HOOK_METHODS) {
     const value: unknown = hook[method];
     if (value !== undefined && typeof value !== 'function') {
       throw new TypeError(`${where}: ${method} must be a function, got ${typeName(value)}`);
     }
   }
+  const misses = nearMissesOf(hook);
+  if (misses[0] !== undefined) throw nearMissError(where, misses[0]);
+  const mode = checkMode(hook.mode, `${where}: mode`);
   const timeoutMs = hook.timeoutMs === undefined ? defaults.timeoutMs : checkTimeout(hook.timeoutMs, `${where}: timeoutMs`);
   const failureMode =
     hook.failureMode === undefined ? defaults.failureMode : checkFailureMode(hook.failureMode, `${where}: failureMode`);
-  return { hook, name, index, timeoutMs, failureMode, matches: compileMatcher(hook.tools, where) };
+  const matches = compileMatcher(hook.tools, where);
+  if (HOOK_METHODS.every((method) => hook[method] === undefined)) {
+    throw new TypeError(`${where}: a hook needs at least one of beforeTool, afterTool, onError or onEvent; this one would never run`);
+  }
+  return { hook, name, index, timeoutMs, failureMode, mode, matches };
 }
 
 /** The hook's telemetry name: its `name`, else its constructor's name (not `Object`), else `hook#<index>`. */
@@ -87,4 +95,10 @@ export function checkFailureMode(value: unknown, what: string): FailureMode {
     throw new TypeError(`${what} must be 'open' or 'closed', got ${JSON.stringify(String(value))}`);
   }
   return value;
+}
+
+function checkMode(value: unknown, what: string): HookMode {
+  if (value === undefined) return 'enforce';
+  if (value === 'enforce' || value === 'audit') return value;
+  throw new TypeError(`${what} must be 'enforce' or 'audit', got ${typeof value === 'string' ? JSON.stringify(value) : typeName(value)}`);
 }

@@ -2,6 +2,7 @@
  * The hook interface: what a user implements to take part in tool calls, and what it is given.
  */
 import type { DecisionKind, HookDecision } from './decisions.js';
+import type { HookNearMisses } from './misuse.js';
 
 /** A tool call's arguments. */
 export type ToolArgs = Record<string, unknown>;
@@ -34,6 +35,13 @@ export type Outcome = 'completed' | 'skipped' | 'recovered' | 'aborted' | 'faile
 /** What to do when a hook throws, times out or returns junk: go on (`open`) or abort the call (`closed`). */
 export type FailureMode = 'open' | 'closed';
 
+/**
+ * How a hook takes part: `'enforce'` (default) decisions take effect; `'audit'` decisions are recorded
+ * (as "would abort", "would skip"…) and never take effect — to learn what a new policy would do before
+ * it does it.
+ */
+export type HookMode = 'enforce' | 'audit';
+
 /** Which tools a hook applies to: a list of names, a pattern, or a predicate. */
 export type ToolMatcher = readonly string[] | RegExp | ((toolName: string) => boolean);
 
@@ -63,6 +71,10 @@ export interface PhaseHookRecord {
   readonly newArgs?: string;
   /** How long it took. */
   readonly durationMs: number;
+  /** `'audit'` for a hook whose decisions are recorded and never take effect; else `'enforce'`. Always set by the runner. */
+  readonly mode?: HookMode;
+  /** The hook whose decision won over this one, when this decision was shadowed. */
+  readonly shadowedBy?: string;
 }
 
 /** A decision that lost to an earlier one in the same phase. */
@@ -76,8 +88,10 @@ export interface ShadowedDecision {
 export interface HookFailure {
   readonly hook: string;
   readonly kind: HookErrorKind;
-  /** What was thrown, or an Error describing the timeout or the invalid value. */
+  /** What was thrown, or a HookTimeoutError, InvalidHookDecisionError or InvalidRedirectTargetError. */
   readonly error: unknown;
+  /** The failing hook's mode (an audit hook's failure never aborts the call). Always set by the runner. */
+  readonly mode?: HookMode;
 }
 
 /** The outcome of one runner phase, delivered to every observer (`onEvent`). */
@@ -111,6 +125,8 @@ export interface ToolEvent {
   readonly retries: number;
   readonly reexecutions: number;
   readonly callId?: string;
+  /** The agent the call belongs to (`agentName` of the flow, else of the runner), when known. */
+  readonly agentName?: string;
   /** The call's arguments as redacted JSON; only with `capture.args` on. */
   readonly arguments?: string;
   /** The call's result as redacted JSON; only with `capture.results` on and a call that returned. */
@@ -137,9 +153,14 @@ export type ToolHookEvent = PhaseEvent | ToolEvent;
  * };
  * ```
  */
-export interface ToolHook<S = unknown> {
+export interface ToolHook<S = unknown> extends HookNearMisses {
   /** The name used in telemetry. Default: the constructor name (not `Object`), else `hook#<index>`. */
   readonly name?: string;
+  /**
+   * `'audit'` runs the hook in its place with the same matcher, timeout and validation and records
+   * what it decides, but its decisions never take effect and its failures never abort. Default `'enforce'`.
+   */
+  readonly mode?: HookMode;
   /** Which tools this hook applies to (its decision methods and `onEvent`). Default: all tools. */
   readonly tools?: ToolMatcher;
   /** Overrides the runner's per-invocation timeout, in milliseconds; 0 means none. */

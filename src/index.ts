@@ -13,7 +13,7 @@
 export { VERSION } from './version.js';
 export { CONTINUE, skip, redirect, abort, isHookDecision } from './decisions.js';
 export type { Continue, Skip, Redirect, Abort, HookDecision, DecisionKind } from './decisions.js';
-export { HookAbortError } from './errors.js';
+export { HookAbortError, HookTimeoutError, InvalidHookDecisionError, InvalidRedirectTargetError } from './errors.js';
 export type {
   ToolArgs,
   MaybePromise,
@@ -21,6 +21,7 @@ export type {
   HookErrorKind,
   Outcome,
   FailureMode,
+  HookMode,
   ToolMatcher,
   HookContext,
   ToolHook,

@@ -25,8 +25,8 @@ describe('decisions', () => {
   });
 
   it('redirect rejects malformed targets with a message naming them', () => {
-    expect(() => redirect({ newTool: '' })).toThrow(/newTool must be a non-empty tool name/);
-    expect(() => redirect({ newArgs: [] as unknown as Record<string, unknown> })).toThrow(/newArgs must be a plain object/);
+    expect(() => redirect({ newTool: '' })).toThrow(/needs newTool as a non-empty tool name/);
+    expect(() => redirect({ newArgs: [] as unknown as Record<string, unknown> })).toThrow(/needs newArgs as a plain object/);
     expect(() => redirect(null as unknown as { newTool: string })).toThrow(TypeError);
   });
 

@@ -9,6 +9,7 @@ interface HookSpec {
   failureMode: 'open' | 'closed';
   async: boolean;
   hasMethod: boolean;
+  audit: boolean;
 }
 
 const hookSpec = fc.record<HookSpec>({
@@ -16,6 +17,7 @@ const hookSpec = fc.record<HookSpec>({
   failureMode: fc.constantFrom('open', 'closed'),
   async: fc.boolean(),
   hasMethod: fc.boolean(),
+  audit: fc.boolean(),
 });
 
 function decisionOf(behaviour: Behaviour, index: number): HookDecision | undefined {
@@ -33,13 +35,17 @@ function decisionOf(behaviour: Behaviour, index: number): HookDecision | undefin
   }
 }
 
-/** The reference model of SPEC §2: what the runner must return for a chain, and which hooks run. */
+/**
+ * The reference model of the aggregation rules (docs/protocol.md): what the runner must return for a
+ * chain, and which hooks run. Audit hooks run in their place and take no part in the decision.
+ */
 function model(specs: HookSpec[], phase: 'before' | 'after'): { result: HookDecision | { abortedBy: number }; invoked: number[] } {
   const invoked: number[] = [];
   let winner: { index: number; decision: HookDecision } | undefined;
   for (const [index, spec] of specs.entries()) {
     if (!spec.hasMethod) continue;
     invoked.push(index);
+    if (spec.audit) continue;
     let decision: HookDecision = CONTINUE;
     if (spec.behaviour === 'throw' || spec.behaviour === 'junk') {
       decision = spec.failureMode === 'closed' ? abort('failed') : CONTINUE;
@@ -65,9 +71,13 @@ function buildHooks(specs: HookSpec[], invoked: number[]): ToolHook[] {
       return spec.async ? Promise.resolve().then(produce) : produce();
     };
     const hook: Record<string, unknown> = { name: `h${index}`, failureMode: spec.failureMode };
+    if (spec.audit) hook.mode = 'audit';
     if (spec.hasMethod) {
       hook.beforeTool = run;
       hook.afterTool = run;
+    } else {
+      // A hook of another phase only: never invoked in these two.
+      hook.onError = run;
     }
     return hook as ToolHook;
   });

@@ -158,7 +158,7 @@ describe('HookRunner aggregation (Orqest parity)', () => {
     expect(await r.runBefore('t', {}, undefined)).toBe(CONTINUE);
     const [error] = eventsOf(onlySpan(SPAN_BEFORE_TOOL), EVENT_HOOK_ERROR);
     expect(error?.attributes[ATTR_HOOK_ERROR_KIND]).toBe('invalid_decision');
-    expect(error?.attributes[ATTR_EXCEPTION_MESSAGE]).toMatch(/hook "junk" returned expected a decision object, got string/);
+    expect(error?.attributes[ATTR_EXCEPTION_MESSAGE]).toMatch(/hook "junk" returned the string "skip"; return skip\('reason', stub\) instead/);
   });
 
   it('treats a Redirect literal with neither target as invalid_decision', async () => {
@@ -569,12 +569,12 @@ describe('HookRunner misuse', () => {
   it('rejects a negative or non-finite timeout', () => {
     expect(() => new HookRunner({ timeoutMs: -1 })).toThrow(RangeError);
     expect(() => new HookRunner({ timeoutMs: Number.NaN })).toThrow(/timeoutMs must be a finite number/);
-    expect(() => new HookRunner([{ timeoutMs: -5 } as ToolHook])).toThrow(/hook "hook#0" \(index 0\): timeoutMs/);
+    expect(() => new HookRunner([{ timeoutMs: -5, beforeTool: () => undefined } as ToolHook])).toThrow(/hook "hook#0" \(index 0\): timeoutMs/);
   });
 
   it('rejects an unknown failure mode and a bad matcher', () => {
     expect(() => new HookRunner({ failureMode: 'maybe' as 'open' })).toThrow(/failureMode must be 'open' or 'closed'/);
-    expect(() => new HookRunner([{ tools: 'shell' as unknown as string[] }])).toThrow(/tools must be an array of names, a RegExp or a predicate/);
+    expect(() => new HookRunner([{ tools: 'shell' as unknown as string[], beforeTool: () => undefined }])).toThrow(/tools must be an array of names, a RegExp or a predicate/);
   });
 
   it('rejects a tool name that is not a non-empty string, and args that are not an object', async () => {
@@ -599,9 +599,9 @@ describe('HookRunner misuse', () => {
   });
 
   it('exposes the hooks as a frozen copy', () => {
-    const hooks: ToolHook[] = [{ name: 'a' }];
+    const hooks: ToolHook[] = [{ name: 'a', onEvent: () => undefined }];
     const r = new HookRunner(hooks);
-    hooks.push({ name: 'b' });
+    hooks.push({ name: 'b', onEvent: () => undefined });
     expect(r.hooks).toHaveLength(1);
     expect(Object.isFrozen(r.hooks)).toBe(true);
   });

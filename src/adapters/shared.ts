@@ -4,14 +4,14 @@
  * @internal
  */
 import { typeName } from '../describe.js';
-import { runnerInternals } from '../runner.js';
-import type { RunnerInternals } from '../runner.js';
-import { optionalCount } from '../flows/options.js';
+import type { RunnerCore } from '../runner/core.js';
+import { runnerCore } from '../runner/core.js';
+import { optionalCount } from '../validate.js';
 
 /** The runner's internals; a TypeError naming `runner` for anything that is not a HookRunner. */
-export function requireRunner(runner: unknown, where: string): RunnerInternals {
+export function requireRunner<S = unknown>(runner: unknown, where: string): RunnerCore<S> {
   try {
-    return runnerInternals(runner, where);
+    return runnerCore<S>(runner, where);
   } catch {
     throw new TypeError(
       `${where}: runner must be a HookRunner (new HookRunner([...hooks]) from 'toolhooks'), got ${typeName(runner)}`,
@@ -21,17 +21,15 @@ export function requireRunner(runner: unknown, where: string): RunnerInternals {
 
 /** The executeTool limits an adapter forwards, checked once when the adapter is built. */
 export interface CallLimits {
-  readonly maxRetries?: number;
-  readonly maxReexecutions?: number;
+  readonly maxRetries: number;
+  readonly maxReexecutions: number;
 }
 
 export function readLimits(options: { maxRetries?: unknown; maxReexecutions?: unknown }, where: string): CallLimits {
-  const limits: { maxRetries?: number; maxReexecutions?: number } = {};
-  if (options.maxRetries !== undefined) limits.maxRetries = optionalCount(options.maxRetries, 1, `${where}: options.maxRetries`);
-  if (options.maxReexecutions !== undefined) {
-    limits.maxReexecutions = optionalCount(options.maxReexecutions, 1, `${where}: options.maxReexecutions`);
-  }
-  return limits;
+  return {
+    maxRetries: optionalCount(options.maxRetries, 1, `${where}: options.maxRetries`),
+    maxReexecutions: optionalCount(options.maxReexecutions, 1, `${where}: options.maxReexecutions`),
+  };
 }
 
 /** Checks an optional options object. */

@@ -6,10 +6,10 @@ import { diag } from '@opentelemetry/api';
 import { callObserver } from '../guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner.js';
-import { runnerInternals } from '../runner.js';
+import { runnerCore } from '../runner/core.js';
 import { diagSafe } from '../telemetry/capture.js';
 import { executeTool } from './execute-tool.js';
-import { optionalString, requireFunction, requireObject } from './options.js';
+import { optionalString, rejectUnknownOptions, requireFunction, requireObject } from '../validate.js';
 
 /** The agent of a {@link CompoundTool}: turns a prompt into output the executor acts on. */
 export interface CompoundAgent<S> {
@@ -51,7 +51,8 @@ export class CompoundTool<S = unknown> {
 
   constructor(options: CompoundToolOptions<S>) {
     requireObject(options, 'CompoundTool(options)');
-    runnerInternals(options.hooks, 'CompoundTool');
+    rejectUnknownOptions(options, ['agent', 'executor', 'hooks', 'name', 'stateUpdater'], 'CompoundTool');
+    runnerCore(options.hooks, 'CompoundTool');
     requireObject(options.agent, 'CompoundTool: agent');
     requireFunction(options.agent.run, 'CompoundTool: agent.run');
     requireFunction(options.executor, 'CompoundTool: executor');

@@ -5,9 +5,9 @@ import { errorMessage } from '../describe.js';
 import { HookAbortError } from '../errors.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner.js';
-import { runnerInternals } from '../runner.js';
+import { runnerCore } from '../runner/core.js';
 import { executeTool } from './execute-tool.js';
-import { requireFunction, requireObject } from './options.js';
+import { rejectUnknownOptions, requireFunction, requireObject } from '../validate.js';
 
 /** One step of a plan. */
 export interface Subtask {
@@ -49,7 +49,8 @@ export interface RunPlanOptions<S> {
 export async function runPlan<S>(subtasks: readonly Subtask[], options: RunPlanOptions<S>): Promise<SubtaskResult[]> {
   if (!Array.isArray(subtasks)) throw new TypeError('runPlan: subtasks must be an array of { name, prompt }');
   requireObject(options, 'runPlan(options)');
-  runnerInternals(options.hooks, 'runPlan');
+  rejectUnknownOptions(options, ['hooks', 'state', 'runSubtask'], 'runPlan');
+  runnerCore(options.hooks, 'runPlan');
   requireFunction(options.runSubtask, 'runPlan: runSubtask');
   subtasks.forEach((subtask: unknown, index) => {
     const s = subtask as Partial<Subtask> | null;

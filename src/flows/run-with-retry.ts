@@ -4,14 +4,14 @@
  */
 import { errorMessage } from '../describe.js';
 import { diag } from '@opentelemetry/api';
-import type { HookDecision, Skip } from '../decisions.js';
+import type { Skip } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
 import { callSync } from '../guard.js';
 import type { ToolArgs } from '../hook.js';
-import type { HookRunner, RunOptions } from '../runner.js';
-import { runnerInternals } from '../runner.js';
+import type { HookRunner } from '../runner.js';
+import { runnerCore } from '../runner/core.js';
 import { diagSafe } from '../telemetry/capture.js';
-import { optionalCount, requireArgs, requireFunction, requireObject, requireToolName } from './options.js';
+import { optionalCount, optionalString, rejectUnknownOptions, requireArgs, requireFunction, requireObject, requireToolName } from '../validate.js';
 import { ToolCall } from './tool-call.js';
 
 /** Options of {@link runWithRetry}. */
@@ -30,6 +30,10 @@ export interface RunWithRetryOptions<S> {
   /** Whether an error is worth another attempt. Default: every error is. */
   isRetryable?: (error: unknown) => boolean;
   callId?: string;
+  /** What the operation does, recorded as `gen_ai.tool.description`. */
+  toolDescription?: string;
+  /** The agent making the call, recorded as `gen_ai.agent.name`; wins over the runner's. */
+  agentName?: string;
 }
 
 /** The note the next attempt gets when no hook or `enrichNote` says otherwise. */
@@ -59,88 +63,104 @@ export async function runWithRetry<S>(
 ): Promise<string> {
   requireFunction(operation, 'runWithRetry: operation');
   requireObject(options, 'runWithRetry(options)');
-  const internals = runnerInternals(options.hooks, 'runWithRetry');
-  const { toolName, args, hooks, note, enrichNote, isRetryable, callId } = options;
+  rejectUnknownOptions(options, OPTIONS, 'runWithRetry');
+  const core = runnerCore<S>(options.hooks, 'runWithRetry');
+  const { toolName, args, note, enrichNote, isRetryable } = options;
   requireToolName(toolName, 'runWithRetry: toolName');
   requireArgs(args, 'runWithRetry: args');
   if (typeof note !== 'string') throw new TypeError('runWithRetry: note must be a string');
   if (enrichNote !== undefined) requireFunction(enrichNote, 'runWithRetry: enrichNote');
   if (isRetryable !== undefined) requireFunction(isRetryable, 'runWithRetry: isRetryable');
-  if (callId !== undefined && typeof callId !== 'string') throw new TypeError('runWithRetry: callId must be a string');
   const maxAttempts = optionalCount(options.maxAttempts, 2, 'runWithRetry: maxAttempts', 1);
-  const state = options.state as S;
-  const runOptions = (attempt: number): RunOptions => (callId === undefined ? { attempt } : { attempt, callId });
+  const call = new ToolCall<S>({
+    core,
+    toolName,
+    args,
+    state: options.state as S,
+    callId: optionalString(options.callId, 'runWithRetry: callId'),
+    toolDescription: optionalString(options.toolDescription, 'runWithRetry: toolDescription'),
+    agentName: optionalString(options.agentName, 'runWithRetry: agentName'),
+    checkSkip: stubProblem,
+  });
+  return call.within(retry, { operation, note, maxAttempts, enrichNote, isRetryable });
+}
 
-  const call = new ToolCall(internals, toolName, callId, args);
-  return call.run(async () => {
-    const finish = async (result: string, attempt: number, durationMs: number): Promise<string> => {
-      await hooks.runAfter(toolName, args, result, state, durationMs, runOptions(attempt));
-      return result;
-    };
-    const started = performance.now();
-    let baseNote = note;
-    const before = await hooks.runBefore(toolName, args, state, runOptions(1));
+const OPTIONS = [
+  'toolName',
+  'args',
+  'state',
+  'hooks',
+  'note',
+  'maxAttempts',
+  'enrichNote',
+  'isRetryable',
+  'callId',
+  'toolDescription',
+  'agentName',
+] as const;
+
+interface RetryJob {
+  readonly operation: (note: string) => string | Promise<string>;
+  readonly note: string;
+  readonly maxAttempts: number;
+  readonly enrichNote: ((note: string, error: unknown) => string) | undefined;
+  readonly isRetryable: ((error: unknown) => boolean) | undefined;
+}
+
+/** The retry loop, inside the call's span; it ends the call itself. */
+async function retry<S>(job: RetryJob, call: ToolCall<S>): Promise<string> {
+  const args = call.args;
+  const started = performance.now();
+  const finish = async (result: string, attempt: number, durationMs: number): Promise<string> => {
+    await call.after(args, result, durationMs, attempt);
+    return call.returned(result);
+  };
+  try {
+    let baseNote = job.note;
+    const before = await call.before(args);
     if (before.kind === 'skip') {
       call.outcome = 'skipped';
-      return finish(serialiseStub(before), 1, 0);
+      return await finish(serialiseStub(before), 1, 0);
     }
     if (before.kind === 'redirect') {
       call.redirected = true;
       baseNote = noteFrom(before, baseNote);
     }
-
     let current = baseNote;
     let lastError: unknown;
     let attempt = 1;
-    for (; attempt <= maxAttempts; attempt += 1) {
+    for (; attempt <= job.maxAttempts; attempt += 1) {
       try {
-        const noteForAttempt = current;
-        const result = (await call.execute(toolName, attempt, runOperation, operation, noteForAttempt)) as string;
+        const result = (await call.execute(call.toolName, attempt, runOperation, job.operation, current)) as string;
         if (attempt > 1) call.outcome = 'recovered';
-        return finish(result, attempt, performance.now() - started);
+        return await finish(result, attempt, performance.now() - started);
       } catch (error) {
         if (error instanceof HookAbortError) throw error;
         lastError = error;
-        const decision = await onError(hooks, toolName, args, error, state, runOptions(attempt));
+        const decision = await call.onError(args, error, attempt);
         if (decision.kind === 'skip') {
           call.outcome = 'recovered';
-          return finish(serialiseStub(decision), attempt, performance.now() - started);
+          return await finish(serialiseStub(decision), attempt, performance.now() - started);
         }
-        if (!retryable(isRetryable, error, toolName)) break;
-        if (attempt < maxAttempts) {
+        if (!retryable(job.isRetryable, error, call.toolName)) break;
+        if (attempt < job.maxAttempts) {
           call.retries += 1;
-          current = decision.kind === 'redirect' ? noteFrom(decision, baseNote) : enrich(enrichNote, baseNote, error, toolName);
+          current = decision.kind === 'redirect' ? noteFrom(decision, baseNote) : enrich(job.enrichNote, baseNote, error, call.toolName);
           if (decision.kind === 'redirect') call.redirected = true;
         }
       }
     }
-    const attempts = Math.min(attempt, maxAttempts);
+    const attempts = Math.min(attempt, job.maxAttempts);
     call.markFailed(lastError);
-    const payload = JSON.stringify({ success: false, error: errorMessage(lastError), attempts });
-    return finish(payload, attempts, performance.now() - started);
-  });
+    return await finish(JSON.stringify({ success: false, error: errorMessage(lastError), attempts }), attempts, performance.now() - started);
+  } catch (error) {
+    call.threw(error);
+    throw error;
+  }
 }
 
 function runOperation(operation: (note: string) => string | Promise<string>, note: string): string | Promise<string> {
   return operation(note);
-}
-
-async function onError<S>(
-  hooks: HookRunner<S>,
-  toolName: string,
-  args: ToolArgs,
-  error: unknown,
-  state: S,
-  opts: RunOptions,
-): Promise<HookDecision> {
-  try {
-    return await hooks.runError(toolName, args, error, state, opts);
-  } catch (abortError) {
-    if (abortError instanceof HookAbortError && abortError.cause === undefined) {
-      throw new HookAbortError(abortError.reason, abortError.sourceHook, { cause: error });
-    }
-    throw abortError;
-  }
 }
 
 function noteFrom(decision: { newArgs?: Readonly<Record<string, unknown>> }, fallback: string): string {
@@ -148,17 +168,21 @@ function noteFrom(decision: { newArgs?: Readonly<Record<string, unknown>> }, fal
   return typeof next === 'string' ? next : fallback;
 }
 
+/** The text a Skip's stub becomes: a string as is, anything else as JSON. */
 function serialiseStub(decision: Skip): string {
-  if (typeof decision.stubResult === 'string') return decision.stubResult;
+  return typeof decision.stubResult === 'string' ? decision.stubResult : (JSON.stringify(decision.stubResult) as string);
+}
+
+/**
+ * Why a Skip's stub cannot become the operation's text (then the Skip is the hook's invalid decision,
+ * recorded like any other); undefined when it can.
+ */
+function stubProblem(decision: Skip): string | undefined {
+  if (typeof decision.stubResult === 'string') return undefined;
   const serialised = callSync(() => JSON.stringify(decision.stubResult));
-  if (!serialised.ok || typeof serialised.value !== 'string') {
-    const why = serialised.ok ? 'it serialises to nothing' : (errorMessage(serialised.error).split('\n')[0] ?? '');
-    throw new TypeError(
-      `runWithRetry: a Skip's stubResult must be a string or JSON-serialisable (${why}); ` +
-        `skip reason: ${JSON.stringify(decision.reason)}`,
-    );
-  }
-  return serialised.value;
+  if (serialised.ok && typeof serialised.value === 'string') return undefined;
+  const why = serialised.ok ? 'it serialises to nothing' : (errorMessage(serialised.error).split('\n')[0] ?? '');
+  return `stubResult cannot become runWithRetry's text (${why}); give a string or a JSON-serialisable value`;
 }
 
 function enrich(

@@ -1,25 +1,30 @@
 /**
- * The `execute_tool` span of one flow call: started with the GenAI attributes, given its outcome at
- * the end, announced to observers as a tool event, and parent of the phase and `toolhooks.execute`
- * spans. Every telemetry step is guarded: a broken tracer never reaches the tool.
+ * One tool call: its `execute_tool` span, its phases and executor runs, and how it ended. Every flow
+ * and every adapter runs its calls through this class, so a call is recorded the same way whoever
+ * makes it. Every telemetry step is guarded: a broken tracer never reaches the tool.
  * @internal
  */
-import { errorClassName, errorMessage } from '../describe.js';
 import type { Attributes, Span } from '@opentelemetry/api';
-import { INVALID_TRACEID, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { INVALID_TRACEID, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type { HookDecision, Skip } from '../decisions.js';
+import { errorClassName, errorMessage } from '../describe.js';
 import { HookAbortError } from '../errors.js';
-import type { Outcome, ToolArgs, ToolEvent } from '../hook.js';
-import type { RunnerInternals } from '../runner.js';
-import { endSpan, reportTelemetryFailure, startRecordingSpan } from '../telemetry/failures.js';
+import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
+import type { RunnerCore } from '../runner/core.js';
+import type { PhaseRequest } from '../runner/phase.js';
+import { endSpan, reportTelemetryFailure, startSpanSafely } from '../telemetry/failures.js';
 import {
   ATTR_ATTEMPT,
   ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_DESCRIPTION,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_HOOK_ERRORS,
   ATTR_OUTCOME,
   ATTR_REDIRECTED,
   ATTR_REEXECUTIONS,
@@ -32,84 +37,188 @@ import {
   SPAN_EXECUTE_TOOL_PREFIX,
 } from '../telemetry/semconv.js';
 
-/** `error.type` of anything thrown: `HookAbortError`, the error's class name, else `_OTHER`. */
+/**
+ * An error that names its own `error.type` (an MCP result with `isError` is `tool_error`), read
+ * before the class name.
+ */
+export const ERROR_TYPE = Symbol('toolhooks.errorType');
+
+/** `error.type` of anything thrown: its own ERROR_TYPE, `HookAbortError` or the error's class name, else `_OTHER`. */
 export function errorTypeOf(error: unknown): string {
+  try {
+    const own = error !== null && typeof error === 'object' ? (error as { [ERROR_TYPE]?: unknown })[ERROR_TYPE] : undefined;
+    if (typeof own === 'string') return own;
+  } catch {
+    // a hostile error object: fall back to its class
+  }
   return errorClassName(error) ?? ERROR_TYPE_OTHER;
 }
 
-/** One flow call: its span, its counters, and how it ended. */
-export class ToolCall {
+/** What a call is about; one object, built by the flow or adapter that makes the call. */
+export interface CallSpec<S> {
+  readonly core: RunnerCore<S>;
+  readonly toolName: string;
+  readonly args: ToolArgs;
+  readonly state: S;
+  readonly callId?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** The flow's agent name; the runner's is used when absent. */
+  readonly agentName?: string | undefined;
+  readonly toolDescription?: string | undefined;
+  /** More attributes for the `execute_tool` span at start (an adapter's protocol attributes). */
+  readonly attributes?: Attributes | undefined;
+  /** Whether a Redirect may name a tool; undefined accepts every target. */
+  readonly isKnownTool?: ((tool: string) => boolean) | undefined;
+  /** A flow's own check of a Skip's stub. */
+  readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
+}
+
+/** The phase request a call reuses for each of its phases (they run one after another). */
+class CallPhaseRequest implements PhaseRequest {
+  phase: Phase = 'before_tool';
+  toolName: string;
+  args: ToolArgs;
+  value: unknown = undefined;
+  durationMs = 0;
+  attempt = 1;
+  readonly tally = { hookErrors: 0 };
+
+  constructor(
+    spec: CallSpec<unknown>,
+    readonly traced: boolean,
+  ) {
+    this.toolName = spec.toolName;
+    this.args = spec.args;
+    this.state = spec.state;
+    this.callId = spec.callId;
+    this.signal = spec.signal;
+    this.isKnownTool = spec.isKnownTool;
+    this.skipCheck = spec.checkSkip;
+  }
+
+  /** A Skip's stub is used in before_tool and on_error; after the tool ran, a Skip is ignored anyway. */
+  get checkSkip(): ((decision: Skip) => string | undefined) | undefined {
+    return this.phase === 'after_tool' ? undefined : this.skipCheck;
+  }
+
+  readonly state: unknown;
+  readonly callId: string | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly isKnownTool: ((tool: string) => boolean) | undefined;
+  readonly skipCheck: ((decision: Skip) => string | undefined) | undefined;
+}
+
+/** One tool call: its span, its counters, its phases, and how it ended. */
+export class ToolCall<S = unknown> {
   /** How the call ends when it returns normally; the flow sets `skipped` or `recovered`. */
   outcome: Extract<Outcome, 'completed' | 'skipped' | 'recovered'> = 'completed';
   effectiveToolName: string;
   redirected = false;
   retries = 0;
   reexecutions = 0;
-  /**
-   * False when the tracer is the API's no-op one (its spans have no valid context): then no span of
-   * this call can record, and the phases need not start theirs.
-   */
-  readonly traced: boolean;
-  readonly #internals: RunnerInternals;
+  readonly toolName: string;
+  /** The requested arguments (before any Redirect). */
+  readonly args: ToolArgs;
+  readonly callId: string | undefined;
+  readonly #core: RunnerCore<S>;
+  /** The call's span when it records; attributes, phase and execute spans go there. */
   readonly #span: Span | undefined;
+  /** The span made active for hooks and tools: the recording span, or a sampled-out one. */
+  readonly #active: Span | undefined;
+  readonly #request: CallPhaseRequest;
+  readonly #agentName: string | undefined;
   /** When the call started; read only for the observers' tool event. */
   readonly #started: number;
   readonly #arguments: string | undefined;
   #failure: { error: unknown } | undefined;
 
-  constructor(
-    internals: RunnerInternals,
-    readonly toolName: string,
-    readonly callId: string | undefined,
-    args: ToolArgs,
-  ) {
-    this.#internals = internals;
-    this.effectiveToolName = toolName;
-    this.#started = internals.hasObservers ? performance.now() : 0;
-    this.#arguments = internals.capture.args ? internals.capture.serialize(args) : undefined;
+  constructor(spec: CallSpec<S>) {
+    const core = spec.core;
+    this.#core = core;
+    this.toolName = spec.toolName;
+    this.args = spec.args;
+    this.callId = spec.callId;
+    this.effectiveToolName = spec.toolName;
+    this.#agentName = spec.agentName ?? core.agentName;
+    this.#started = core.hasObservers ? performance.now() : 0;
+    this.#arguments = core.capture.args ? core.capture.serialize(spec.args) : undefined;
+    // Everything a sampler may look at is given at start.
     const attributes: Attributes = {
       [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,
-      [ATTR_GEN_AI_TOOL_NAME]: toolName,
+      [ATTR_GEN_AI_TOOL_NAME]: spec.toolName,
       [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION,
     };
-    if (callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = callId;
+    if (spec.callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = spec.callId;
+    if (spec.toolDescription !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = spec.toolDescription;
+    if (this.#agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.#agentName;
     if (this.#arguments !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.#arguments;
-    let span: Span | undefined;
-    let traced = true;
+    if (spec.attributes !== undefined) Object.assign(attributes, spec.attributes);
+    const span = startSpanSafely(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, attributes);
+    let recording = false;
+    let active: Span | undefined;
     try {
-      span = internals.tracer.startSpan(`${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`, { kind: SpanKind.INTERNAL, attributes });
-      if (!span.isRecording()) {
-        // The API's no-op tracer answers with the all-zero trace id; an SDK never does (a plain id
-        // comparison, not isSpanContextValid's regular expressions, since this runs on every call).
-        traced = span.spanContext().traceId !== INVALID_TRACEID;
-        span.end();
-        span = undefined;
+      if (span !== undefined) {
+        recording = span.isRecording();
+        // The API's no-op tracer (no SDK) answers with the all-zero trace id: nothing to make active.
+        // A sampled-out span has a real id: active, it passes its decision on to the tool's spans.
+        if (recording || span.spanContext().traceId !== INVALID_TRACEID) active = span;
       }
     } catch (error) {
       reportTelemetryFailure('startSpan', error);
-      span = undefined;
     }
-    this.#span = span;
-    this.traced = traced;
+    this.#span = recording ? span : undefined;
+    this.#active = active;
+    this.#request = new CallPhaseRequest(spec as CallSpec<unknown>, recording);
   }
 
-  /**
-   * Runs the flow's body, `body(arg, this)`, with the `execute_tool` span active, then ends the span with
-   * the outcome: the body's own on return, `aborted` for a HookAbortError, `failed` for any other error.
-   * The outcome is recorded inside the span's context, so observers see the span as active.
-   */
-  run<T, A = undefined>(body: (arg: A, call: ToolCall) => Promise<T>, arg?: A): Promise<T> {
-    return this.within(runAndEnd<T, A>, { body, arg: arg as A });
+  /** The swallowed hook errors of the call so far, over all its phases. */
+  get hookErrors(): number {
+    return this.#request.tally.hookErrors;
   }
 
-  /**
-   * Runs `body(arg, this)` with the `execute_tool` span active. The body ends the call itself, with
-   * {@link returned} or {@link threw}.
-   */
-  within<T, A>(body: (arg: A, call: ToolCall) => Promise<T>, arg: A): Promise<T> {
-    const span = this.#span;
-    if (span === undefined) return body(arg, this);
-    return context.with(trace.setSpan(context.active(), span), body, undefined, arg, this);
+  /** Runs `body(arg, this)` with the call's span active; the body ends the call ({@link returned} / {@link threw}). */
+  within<T, A>(body: (arg: A, call: ToolCall<S>) => Promise<T>, arg: A): Promise<T> {
+    const active = this.#active;
+    if (active === undefined) return body(arg, this);
+    return context.with(trace.setSpan(context.active(), active), body, undefined, arg, this);
+  }
+
+  /** Runs the before_tool phase for the requested tool. */
+  before(args: ToolArgs, attempt = 1): HookDecision | Promise<HookDecision> {
+    return this.#phase('before_tool', this.toolName, args, undefined, 0, attempt);
+  }
+
+  /** Runs the after_tool phase for the tool that ran, with its result. */
+  after(args: ToolArgs, result: unknown, durationMs: number, attempt: number): HookDecision | Promise<HookDecision> {
+    return this.#phase('after_tool', this.effectiveToolName, args, result, durationMs, attempt);
+  }
+
+  /** Runs the on_error phase; an Abort it decides carries the tool's error as its cause. */
+  async onError(args: ToolArgs, error: unknown, attempt: number): Promise<HookDecision> {
+    try {
+      return await this.#phase('on_error', this.effectiveToolName, args, error, 0, attempt);
+    } catch (abortError) {
+      if (abortError instanceof HookAbortError && abortError.cause === undefined) {
+        throw new HookAbortError(abortError.reason, abortError.sourceHook, { cause: error });
+      }
+      throw abortError;
+    }
+  }
+
+  #phase(phase: Phase, toolName: string, args: ToolArgs, value: unknown, durationMs: number, attempt: number): HookDecision | Promise<HookDecision> {
+    const request = this.#request;
+    request.phase = phase;
+    request.toolName = toolName;
+    request.args = args;
+    request.value = value;
+    request.durationMs = durationMs;
+    request.attempt = attempt;
+    return this.#core.run(request);
+  }
+
+  /** Whether after_tool hooks exist (the flows read the clock only for them). */
+  get timesExecution(): boolean {
+    return this.#core.hasHooks('after_tool');
   }
 
   /** Ends a call whose body returned `result` (with its outcome, or `failed` after markFailed); returns `result`. */
@@ -119,9 +228,14 @@ export class ToolCall {
     return result;
   }
 
-  /** Ends a call whose body threw: `aborted` for a HookAbortError, else `failed`. */
+  /** Ends a call whose body threw (or that failed before it could run): `aborted` for a HookAbortError, else `failed`. */
   threw(error: unknown): void {
     this.#finish(error instanceof HookAbortError ? 'aborted' : 'failed', undefined, error);
+  }
+
+  /** Records a call that failed before any hook or tool could run (a model's invalid call) as `failed`. */
+  recordFailure(error: unknown): Promise<void> {
+    return this.within(endAsFailed, error);
   }
 
   /**
@@ -137,50 +251,34 @@ export class ToolCall {
    * under it. Returns what the executor returns (a value or a promise) and throws what it throws.
    */
   execute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): unknown {
-    const span = this.startExecute(toolName, attempt);
+    const span = this.#span === undefined ? undefined : startSpanSafely(this.#core.tracer, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
     if (span === undefined) return run(a, b);
     return this.#executeInSpan(span, run, a, b);
   }
 
   async #executeInSpan<A, B>(span: Span, run: (a: A, b: B) => unknown, a: A, b: B): Promise<unknown> {
     try {
-      const result = await runExecutor(span, run, a, b);
-      this.endExecute(span);
+      const result = await context.with(trace.setSpan(context.active(), span), run, undefined, a, b);
+      endSpan(span);
       return result;
     } catch (error) {
-      this.failExecute(span, error);
+      try {
+        span.setAttribute(ATTR_ERROR_TYPE, errorTypeOf(error));
+        span.setStatus({ code: SpanStatusCode.ERROR, message: this.#core.capture.limit(errorMessage(error)) });
+      } catch (failure) {
+        reportTelemetryFailure('toolhooks.execute status', failure);
+      }
+      endSpan(span);
       throw error;
     }
   }
 
-  /** Starts the `toolhooks.execute` span of one executor run; undefined when the call is not traced. */
-  startExecute(toolName: string, attempt: number): Span | undefined {
-    if (this.#span === undefined) return undefined;
-    return startRecordingSpan(this.#internals.tracer, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
-  }
-
-  /** Ends an executor run's span after the executor returned. */
-  endExecute(span: Span | undefined): void {
-    if (span !== undefined) endSpan(span);
-  }
-
-  /** Ends an executor run's span after the executor threw: `error.type` and status ERROR. */
-  failExecute(span: Span | undefined, error: unknown): void {
-    if (span === undefined) return;
-    try {
-      span.setAttribute(ATTR_ERROR_TYPE, errorTypeOf(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: this.#internals.capture.limit(errorMessage(error)) });
-    } catch (failure) {
-      reportTelemetryFailure('toolhooks.execute status', failure);
-    }
-    endSpan(span);
-  }
-
   #finish(outcome: Outcome, result: unknown, error: unknown): void {
     const span = this.#span;
+    const capture = this.#core.capture;
     const failed = outcome === 'aborted' || outcome === 'failed';
     const errorType = failed ? errorTypeOf(error) : undefined;
-    const capturedResult = !failed && this.#internals.capture.results ? this.#internals.capture.serialize(result) : undefined;
+    const capturedResult = !failed && capture.results ? capture.serialize(result) : undefined;
     if (span !== undefined) {
       try {
         const attributes: Attributes = {
@@ -188,17 +286,18 @@ export class ToolCall {
           [ATTR_REDIRECTED]: this.redirected,
           [ATTR_RETRIES]: this.retries,
           [ATTR_REEXECUTIONS]: this.reexecutions,
+          [ATTR_HOOK_ERRORS]: this.#request.tally.hookErrors,
         };
         if (this.redirected) attributes[ATTR_TOOL_EFFECTIVE_NAME] = this.effectiveToolName;
         if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
         if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
         span.setAttributes(attributes);
-        if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: this.#internals.capture.limit(errorMessage(error)) });
+        if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: capture.limit(errorMessage(error)) });
       } catch (failure) {
         reportTelemetryFailure('execute_tool attributes', failure);
       }
     }
-    if (this.#internals.hasObservers) {
+    if (this.#core.hasObservers) {
       const event: Mutable<ToolEvent> = {
         type: 'tool',
         toolName: this.toolName,
@@ -209,30 +308,20 @@ export class ToolCall {
         reexecutions: this.reexecutions,
       };
       if (errorType !== undefined) event.errorType = errorType;
-      if (error instanceof HookAbortError) event.reason = this.#internals.capture.limit(error.reason);
+      if (error instanceof HookAbortError) event.reason = capture.limit(error.reason);
       if (this.callId !== undefined) event.callId = this.callId;
+      if (this.#agentName !== undefined) event.agentName = this.#agentName;
       if (this.#arguments !== undefined) event.arguments = this.#arguments;
       if (capturedResult !== undefined) event.result = capturedResult;
-      // Called from inside the span's context (see run), so observers see the execute_tool span as active.
-      this.#internals.notify(event, span);
+      // Called from inside the span's context (see within), so observers see the execute_tool span as active.
+      this.#core.notify(event, this.toolName, span);
     }
     if (span !== undefined) endSpan(span);
   }
 }
 
+async function endAsFailed(error: unknown, call: ToolCall<unknown>): Promise<void> {
+  call.threw(error);
+}
+
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** Calls the executor, inside the `toolhooks.execute` span's context when there is one. @internal */
-export function runExecutor<A, B>(span: Span | undefined, run: (a: A, b: B) => unknown, a: A, b: B): unknown {
-  return span === undefined ? run(a, b) : context.with(trace.setSpan(context.active(), span), run, undefined, a, b);
-}
-
-/** The generic body wrapper of {@link ToolCall.run}: runs the body, then ends the call. */
-async function runAndEnd<T, A>(job: { body: (arg: A, call: ToolCall) => Promise<T>; arg: A }, call: ToolCall): Promise<T> {
-  try {
-    return call.returned(await job.body(job.arg, call));
-  } catch (error) {
-    call.threw(error);
-    throw error;
-  }
-}

@@ -14,6 +14,7 @@ import {
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_HOOK_DURATION_MS,
   ATTR_HOOK_ERROR_KIND,
+  ATTR_HOOK_MODE,
   ATTR_HOOK_NAME,
   ATTR_OUTCOME,
   ATTR_PHASE,
@@ -23,6 +24,7 @@ import {
   ATTR_TOOL_DURATION_MS,
   ATTR_TOOL_EFFECTIVE_NAME,
   INSTRUMENTATION_NAME,
+  LOG_MSG_AUDIT_PREFIX,
   LOG_MSG_DECISION_PREFIX,
   LOG_MSG_HOOK_FAILED,
   LOG_MSG_SHADOWED,
@@ -35,7 +37,6 @@ import {
   LOG_TRACE_ID,
 } from '../telemetry/semconv.js';
 import { otelDestination } from './otel-destination.js';
-import { forEachHookDecision } from './phase-records.js';
 
 /**
  * Options of {@link LoggingHook}.
@@ -129,23 +130,29 @@ export class LoggingHook implements ToolHook {
 
   #logPhase(event: PhaseEvent): void {
     if (this.#logger.isLevelEnabled('info')) {
-      forEachHookDecision(event, (record, shadowed) => {
-        if (record.decision === 'continue' || record.decision === 'error') return;
+      for (const record of event.hooks) {
+        if (record.decision === 'continue' || record.decision === 'error') continue;
+        const audit = record.mode === 'audit';
         const fields: Fields = {
           [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
           [ATTR_PHASE]: event.phase,
           [ATTR_HOOK_NAME]: record.hook,
           [ATTR_DECISION]: record.decision,
         };
-        const reason = shadowed?.reason ?? record.reason;
-        if (reason !== undefined && reason !== '') fields[ATTR_DECISION_REASON] = reason;
+        if (audit) fields[ATTR_HOOK_MODE] = 'audit';
+        if (record.reason !== undefined && record.reason !== '') fields[ATTR_DECISION_REASON] = record.reason;
         if (record.newTool !== undefined) fields[ATTR_REDIRECT_NEW_TOOL] = record.newTool;
         if (record.newArgs !== undefined) fields[ATTR_REDIRECT_ARGS] = record.newArgs;
-        if (shadowed !== undefined && event.winner !== undefined) fields[ATTR_DECISION_WINNER] = event.winner;
+        if (record.shadowedBy !== undefined) fields[ATTR_DECISION_WINNER] = record.shadowedBy;
         if (Number.isFinite(record.durationMs)) fields[ATTR_HOOK_DURATION_MS] = roundMs(record.durationMs);
         if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
-        this.#write('info', fields, shadowed === undefined ? `${LOG_MSG_DECISION_PREFIX} ${record.decision}` : LOG_MSG_SHADOWED);
-      });
+        const message = audit
+          ? `${LOG_MSG_AUDIT_PREFIX} ${record.decision}`
+          : record.shadowedBy === undefined
+            ? `${LOG_MSG_DECISION_PREFIX} ${record.decision}`
+            : LOG_MSG_SHADOWED;
+        this.#write('info', fields, message);
+      }
     }
     if (event.errors.length === 0 || !this.#logger.isLevelEnabled('warn')) return;
     for (const failure of event.errors) {
@@ -156,6 +163,7 @@ export class LoggingHook implements ToolHook {
         [ATTR_HOOK_ERROR_KIND]: failure.kind,
         err: serialisableError(failure.error),
       };
+      if (failure.mode === 'audit') fields[ATTR_HOOK_MODE] = 'audit';
       if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
       this.#write('warn', fields, LOG_MSG_HOOK_FAILED);
     }

@@ -8,8 +8,12 @@ import {
   ATTR_DECISION,
   ATTR_DECISION_SHADOWED,
   ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
+  GEN_AI_TOOL_TYPE_FUNCTION,
   ATTR_HOOK_ERROR_KIND,
+  ATTR_HOOK_MODE,
   ATTR_HOOK_NAME,
   ATTR_OUTCOME,
   ATTR_PHASE,
@@ -23,7 +27,6 @@ import {
   TOOL_DURATION_BUCKETS,
 } from '../telemetry/semconv.js';
 import { VERSION } from '../version.js';
-import { forEachHookDecision } from './phase-records.js';
 
 /**
  * Options of {@link MetricsHook}.
@@ -142,33 +145,40 @@ function recordTool(instruments: Instruments, event: ToolEvent): void {
   // Two objects, never one mutated after use: the SDK keeps the first attributes object of each series.
   instruments.toolCalls.add(1, { [ATTR_GEN_AI_TOOL_NAME]: event.toolName, [ATTR_OUTCOME]: event.outcome });
   if (!isDuration(event.durationMs)) return;
-  const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: event.toolName, [ATTR_OUTCOME]: event.outcome };
+  const attributes: Attributes = {
+    [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
+    [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION,
+    [ATTR_OUTCOME]: event.outcome,
+  };
   if (event.errorType !== undefined) attributes[ATTR_ERROR_TYPE] = event.errorType;
+  if (event.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = event.agentName;
   instruments.toolDuration.record(event.durationMs / 1000, attributes);
 }
 
 function recordPhase(instruments: Instruments, event: PhaseEvent): void {
-  forEachHookDecision(event, (record, shadowed) => {
+  for (const record of event.hooks) {
     if (isDuration(record.durationMs)) {
       instruments.hookDuration.record(record.durationMs / 1000, {
         [ATTR_PHASE]: event.phase,
         [ATTR_HOOK_NAME]: record.hook,
       });
     }
-    if (record.decision === 'error') return;
+    if (record.decision === 'error') continue;
     instruments.hookDecisions.add(1, {
       [ATTR_PHASE]: event.phase,
       [ATTR_HOOK_NAME]: record.hook,
       [ATTR_DECISION]: record.decision,
-      [ATTR_DECISION_SHADOWED]: shadowed !== undefined,
+      [ATTR_DECISION_SHADOWED]: record.shadowedBy !== undefined,
       [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
+      [ATTR_HOOK_MODE]: record.mode ?? 'enforce',
     });
-  });
+  }
   for (const failure of event.errors) {
     instruments.hookErrors.add(1, {
       [ATTR_PHASE]: event.phase,
       [ATTR_HOOK_NAME]: failure.hook,
       [ATTR_HOOK_ERROR_KIND]: failure.kind,
+      [ATTR_HOOK_MODE]: failure.mode ?? 'enforce',
     });
   }
 }

@@ -27,15 +27,13 @@ export function telemetryFailureCount(): number {
 }
 
 /**
- * Starts an INTERNAL span, or returns undefined when the tracer throws or the span would not record
- * (no SDK, or sampled out): callers then skip every attribute and event. Never throws.
+ * Starts an INTERNAL span, recording or not; undefined only when the tracer throws. Never throws.
+ * A span that does not record (sampled out) is still returned: made active, it passes its sampling
+ * decision on to the spans started under it.
  */
-export function startRecordingSpan(tracer: Tracer, name: string, attributes: Attributes): Span | undefined {
+export function startSpanSafely(tracer: Tracer, name: string, attributes: Attributes): Span | undefined {
   try {
-    const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
-    if (span.isRecording()) return span;
-    span.end();
-    return undefined;
+    return tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
   } catch (error) {
     reportTelemetryFailure('startSpan', error);
     return undefined;

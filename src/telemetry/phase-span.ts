@@ -6,8 +6,8 @@
 import { errorClassName, errorMessage } from '../describe.js';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
-import type { FailureMode, HookErrorKind, Phase } from '../hook.js';
-import { reportTelemetryFailure, startRecordingSpan } from './failures.js';
+import type { FailureMode, HookErrorKind, HookMode, Phase } from '../hook.js';
+import { reportTelemetryFailure, startSpanSafely } from './failures.js';
 import {
   ATTR_DECISION,
   ATTR_DECISION_HOOK,
@@ -23,6 +23,7 @@ import {
   ATTR_HOOK_ERROR_KIND,
   ATTR_HOOK_ERRORS,
   ATTR_HOOK_INDEX,
+  ATTR_HOOK_MODE,
   ATTR_HOOK_NAME,
   ATTR_HOOKS_INVOKED,
   ATTR_PHASE,
@@ -47,27 +48,30 @@ const SPAN_NAMES: Record<Phase, string> = {
   on_error: SPAN_ON_ERROR,
 };
 
-/** Starts a phase span, or returns undefined when the tracer fails or does not record. */
+/** Starts a phase span (recording or not: the caller decides); undefined only when the tracer throws. */
 export function startPhaseSpan(tracer: Tracer, phase: Phase, toolName: string): Span | undefined {
-  return startRecordingSpan(tracer, SPAN_NAMES[phase], { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase });
+  return startSpanSafely(tracer, SPAN_NAMES[phase], { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase });
 }
 
-/** Adds the `toolhooks.hook.decision` event of one invoked hook. */
-export function recordDecision(
-  span: Span,
-  capture: Capture,
-  hookName: string,
-  index: number,
-  decision: HookDecision,
-  durationMs: number,
-): void {
+/** The hook a phase event is about. */
+export interface RecordedHook {
+  readonly name: string;
+  readonly index: number;
+  readonly mode: HookMode;
+  readonly failureMode: FailureMode;
+}
+
+/** Adds the `toolhooks.hook.decision` event of one invoked hook (an audit hook's carries its mode). */
+export function recordDecision(span: Span, capture: Capture, invoked: { hook: RecordedHook; decision: HookDecision; durationMs: number }): void {
+  const { hook, decision } = invoked;
   try {
     const attributes: Attributes = {
-      [ATTR_HOOK_NAME]: hookName,
-      [ATTR_HOOK_INDEX]: index,
+      [ATTR_HOOK_NAME]: hook.name,
+      [ATTR_HOOK_INDEX]: hook.index,
       [ATTR_DECISION]: decision.kind,
-      [ATTR_HOOK_DURATION_MS]: durationMs,
+      [ATTR_HOOK_DURATION_MS]: invoked.durationMs,
     };
+    if (hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
     if (decision.kind !== 'continue' && decision.reason !== '') {
       attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
     }
@@ -88,12 +92,13 @@ export function recordDecision(
 }
 
 /** Adds the `toolhooks.hook.decision.shadowed` event of a decision that lost to `winner`. */
-export function recordShadowed(span: Span, capture: Capture, hookName: string, decision: HookDecision, winner: string): void {
+export function recordShadowed(span: Span, capture: Capture, shadowed: { hook: string; decision: HookDecision; winner: string }): void {
+  const { decision } = shadowed;
   try {
     const attributes: Attributes = {
-      [ATTR_HOOK_NAME]: hookName,
+      [ATTR_HOOK_NAME]: shadowed.hook,
       [ATTR_DECISION]: decision.kind,
-      [ATTR_DECISION_WINNER]: winner,
+      [ATTR_DECISION_WINNER]: shadowed.winner,
     };
     if (decision.kind !== 'continue') attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
     span.addEvent(EVENT_HOOK_DECISION_SHADOWED, attributes);
@@ -102,25 +107,20 @@ export function recordShadowed(span: Span, capture: Capture, hookName: string, d
   }
 }
 
-/** Adds the `toolhooks.hook.error` event of a swallowed hook failure. */
-export function recordHookError(
-  span: Span,
-  capture: Capture,
-  hookName: string,
-  kind: HookErrorKind,
-  error: unknown,
-  failureMode: FailureMode,
-): void {
+/** Adds the `toolhooks.hook.error` event of a swallowed hook failure (an audit hook's carries its mode). */
+export function recordHookError(span: Span, capture: Capture, failure: { hook: RecordedHook; kind: HookErrorKind; error: unknown }): void {
+  const { hook } = failure;
   try {
     const attributes: Attributes = {
-      [ATTR_HOOK_NAME]: hookName,
-      [ATTR_HOOK_ERROR_KIND]: kind,
-      [ATTR_FAILURE_MODE]: failureMode,
-      ...exceptionAttributes(error, capture),
+      [ATTR_HOOK_NAME]: hook.name,
+      [ATTR_HOOK_ERROR_KIND]: failure.kind,
+      [ATTR_FAILURE_MODE]: hook.failureMode,
+      ...exceptionAttributes(failure.error, capture),
     };
+    if (hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
     span.addEvent(EVENT_HOOK_ERROR, attributes);
-  } catch (failure) {
-    reportTelemetryFailure('addEvent', failure);
+  } catch (error) {
+    reportTelemetryFailure('addEvent', error);
   }
 }
 
@@ -153,23 +153,26 @@ function readStack(error: Error): string | undefined {
   }
 }
 
+/** What a phase span says about the phase once it ends. */
+export interface PhaseSummary {
+  readonly decision: DecisionKind;
+  /** The winning hook, when the decision is not continue. */
+  readonly winner: string | undefined;
+  readonly invoked: number;
+  readonly shadowed: number;
+  readonly errors: number;
+}
+
 /** Sets the phase's summary attributes and ends its span. */
-export function endPhaseSpan(
-  span: Span,
-  decision: DecisionKind,
-  winner: string | undefined,
-  invoked: number,
-  shadowed: number,
-  errors: number,
-): void {
+export function endPhaseSpan(span: Span, summary: PhaseSummary): void {
   try {
     const attributes: Attributes = {
-      [ATTR_DECISION]: decision,
-      [ATTR_HOOKS_INVOKED]: invoked,
-      [ATTR_DECISIONS_SHADOWED]: shadowed,
-      [ATTR_HOOK_ERRORS]: errors,
+      [ATTR_DECISION]: summary.decision,
+      [ATTR_HOOKS_INVOKED]: summary.invoked,
+      [ATTR_DECISIONS_SHADOWED]: summary.shadowed,
+      [ATTR_HOOK_ERRORS]: summary.errors,
     };
-    if (winner !== undefined && decision !== 'continue') attributes[ATTR_DECISION_HOOK] = winner;
+    if (summary.winner !== undefined && summary.decision !== 'continue') attributes[ATTR_DECISION_HOOK] = summary.winner;
     span.setAttributes(attributes);
     span.end();
   } catch (error) {

@@ -28,6 +28,8 @@ export const ATTR_GEN_AI_TOOL_TYPE = 'gen_ai.tool.type';
 export const ATTR_GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id';
 export const ATTR_GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
 export const ATTR_GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
+export const ATTR_GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description';
+export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
 export const GEN_AI_OPERATION_EXECUTE_TOOL = 'execute_tool';
 export const GEN_AI_TOOL_TYPE_FUNCTION = 'function';
 
@@ -56,6 +58,7 @@ export const ATTR_DECISIONS_SHADOWED = 'toolhooks.decisions.shadowed';
 export const ATTR_HOOK_ERRORS = 'toolhooks.hook.errors';
 export const ATTR_HOOK_NAME = 'toolhooks.hook.name';
 export const ATTR_HOOK_INDEX = 'toolhooks.hook.index';
+export const ATTR_HOOK_MODE = 'toolhooks.hook.mode';
 export const ATTR_HOOK_DURATION_MS = 'toolhooks.hook.duration_ms';
 export const ATTR_HOOK_ERROR_KIND = 'toolhooks.hook.error.kind';
 export const ATTR_FAILURE_MODE = 'toolhooks.failure_mode';
@@ -102,5 +105,7 @@ export const LOG_MSG_TOOL_PREFIX = 'tool call';
 export const LOG_MSG_DECISION_PREFIX = 'hook decided';
 /** Message of a shadowed decision record. */
 export const LOG_MSG_SHADOWED = 'hook decision shadowed';
+/** Message prefix of an audit hook's decision: "hook would abort". */
+export const LOG_MSG_AUDIT_PREFIX = 'hook would';
 /** Message of a swallowed hook failure record. */
 export const LOG_MSG_HOOK_FAILED = 'hook failed';

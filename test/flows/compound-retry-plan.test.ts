@@ -1,7 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ToolHook, ToolHookEvent } from '../../src/index.js';
-import { CompoundTool, HookAbortError, HookRunner, abort, redirect, runPlan, runWithRetry, skip } from '../../src/index.js';
+import type { HookFailure, ToolHook, ToolHookEvent } from '../../src/index.js';
+import { CompoundTool, HookAbortError, HookRunner, InvalidHookDecisionError, abort, redirect, runPlan, runWithRetry, skip } from '../../src/index.js';
 import { ATTR_ERROR_TYPE, ATTR_OUTCOME, ATTR_RETRIES, SPAN_EXECUTE } from '../../src/telemetry/semconv.js';
 import { createTestTracing } from '../support/tracing.js';
 
@@ -170,13 +170,21 @@ describe('runWithRetry (Orqest retry tests)', () => {
     expect(outcomeOf('w')).toEqual(['skipped']);
   });
 
-  it('a stub that cannot be JSON-serialised is a clear TypeError', async () => {
+  it("a Skip whose stub cannot be JSON-serialised is that hook's invalid_decision: fail-open goes on, fail-closed aborts", async () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const hooks = runner([{ name: 'cache', beforeTool: () => skip('cached', cyclic) }]);
-    await expect(runWithRetry(async () => 'x', { toolName: 'w', args: {}, hooks, note: 'x' })).rejects.toThrow(
-      /stubResult must be a string or JSON-serialisable.*skip reason: "cached"/,
-    );
+    const failures: HookFailure[] = [];
+    const observer: ToolHook = { name: 'obs', onEvent: (event) => event.type === 'phase' && failures.push(...event.errors) };
+    const open = runner([{ name: 'cache', beforeTool: () => skip('cached', cyclic) }, observer]);
+    await expect(runWithRetry(async () => 'ran', { toolName: 'w', args: {}, hooks: open, note: 'x' })).resolves.toBe('ran');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]?.kind).toBe('invalid_decision');
+    expect(failures[0]?.error).toBeInstanceOf(InvalidHookDecisionError);
+    expect(String((failures[0]?.error as Error).message)).toMatch(/stubResult cannot become runWithRetry's text/);
+    const closed = runner([{ name: 'cache', failureMode: 'closed', beforeTool: () => skip('cached', cyclic) }]);
+    const error = await runWithRetry(async () => 'ran', { toolName: 'w', args: {}, hooks: closed, note: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HookAbortError);
+    expect((error as HookAbortError).cause).toBeInstanceOf(InvalidHookDecisionError);
   });
 
   it('before Redirect replaces the note; on_error Redirect sets the next note', async () => {

@@ -38,13 +38,13 @@ export function busyPhase(overrides: Partial<PhaseEvent> = {}): PhaseEvent {
     decision: 'skip',
     winner: 'cache',
     hooks: [
-      { hook: 'audit', decision: 'continue', durationMs: 0.2 },
-      { hook: 'cache', decision: 'skip', reason: 'cache hit', durationMs: 1.5 },
-      { hook: 'policy', decision: 'redirect', reason: 'use the sandbox', newTool: 'sandbox_search', durationMs: 4 },
-      { hook: 'broken', decision: 'error', durationMs: 0.7 },
+      { hook: 'audit', decision: 'continue', durationMs: 0.2, mode: 'enforce' },
+      { hook: 'cache', decision: 'skip', reason: 'cache hit', durationMs: 1.5, mode: 'enforce' },
+      { hook: 'policy', decision: 'redirect', reason: 'use the sandbox', newTool: 'sandbox_search', durationMs: 4, mode: 'enforce', shadowedBy: 'cache' },
+      { hook: 'broken', decision: 'error', durationMs: 0.7, mode: 'enforce' },
     ],
     shadowed: [{ hook: 'policy', decision: 'redirect', reason: 'use the sandbox' }],
-    errors: [{ hook: 'broken', kind: 'threw', error: failure }],
+    errors: [{ hook: 'broken', kind: 'threw', error: failure, mode: 'enforce' }],
     ...overrides,
   });
 }

@@ -15,7 +15,9 @@ import {
   ATTR_DECISION_SHADOWED,
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
   ATTR_HOOK_ERROR_KIND,
+  ATTR_HOOK_MODE,
   ATTR_HOOK_NAME,
   ATTR_OUTCOME,
   ATTR_PHASE,
@@ -121,10 +123,11 @@ describe('MetricsHook', () => {
     expect(metric?.descriptor.unit).toBe('s');
     expect(metric?.dataPointType).toBe(DataPointType.HISTOGRAM);
     const points = await m.points(METRIC_TOOL_DURATION);
-    const ok = find(points, { [ATTR_GEN_AI_TOOL_NAME]: 'search', [ATTR_OUTCOME]: 'completed' });
+    const tool = { [ATTR_GEN_AI_TOOL_TYPE]: 'function' };
+    const ok = find(points, { ...tool, [ATTR_GEN_AI_TOOL_NAME]: 'search', [ATTR_OUTCOME]: 'completed' });
     expect(ok).toMatchObject({ value: 0.25, count: 1 });
     expect(ok?.boundaries).toEqual(TOOL_DURATION_BUCKETS);
-    const failed = find(points, { [ATTR_GEN_AI_TOOL_NAME]: 'fetch', [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: 'TimeoutError' });
+    const failed = find(points, { ...tool, [ATTR_GEN_AI_TOOL_NAME]: 'fetch', [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: 'TimeoutError' });
     expect(failed).toMatchObject({ value: 1.5, count: 1 });
   });
 
@@ -135,7 +138,7 @@ describe('MetricsHook', () => {
     const metric = (await m.collect()).get(METRIC_HOOK_DECISIONS);
     expect(metric?.descriptor.unit).toBe('{decision}');
     const points = await m.points(METRIC_HOOK_DECISIONS);
-    const base = { [ATTR_PHASE]: 'before_tool', [ATTR_GEN_AI_TOOL_NAME]: 'search' };
+    const base = { [ATTR_PHASE]: 'before_tool', [ATTR_GEN_AI_TOOL_NAME]: 'search', [ATTR_HOOK_MODE]: 'enforce' };
     expect(points).toHaveLength(3);
     expect(find(points, { ...base, [ATTR_HOOK_NAME]: 'audit', [ATTR_DECISION]: 'continue', [ATTR_DECISION_SHADOWED]: false })?.value).toBe(1);
     expect(find(points, { ...base, [ATTR_HOOK_NAME]: 'cache', [ATTR_DECISION]: 'skip', [ATTR_DECISION_SHADOWED]: false })?.value).toBe(1);
@@ -145,7 +148,7 @@ describe('MetricsHook', () => {
     expect((await m.collect()).get(METRIC_HOOK_ERRORS)?.descriptor.unit).toBe('{error}');
     expect(errors).toEqual([
       expect.objectContaining({
-        attributes: { [ATTR_PHASE]: 'before_tool', [ATTR_HOOK_NAME]: 'broken', [ATTR_HOOK_ERROR_KIND]: 'threw' },
+        attributes: { [ATTR_PHASE]: 'before_tool', [ATTR_HOOK_NAME]: 'broken', [ATTR_HOOK_ERROR_KIND]: 'threw', [ATTR_HOOK_MODE]: 'enforce' },
         value: 1,
       }),
     ]);
@@ -160,7 +163,7 @@ describe('MetricsHook', () => {
         winner: 'cache',
         hooks: [
           { hook: 'cache', decision: 'skip', durationMs: 1 },
-          { hook: 'cache', decision: 'skip', durationMs: 1 },
+          { hook: 'cache', decision: 'skip', durationMs: 1, shadowedBy: 'cache' },
         ],
         shadowed: [{ hook: 'cache', decision: 'skip' }],
       }),

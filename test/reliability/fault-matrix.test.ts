@@ -148,7 +148,7 @@ const FAULTS: readonly Fault[] = [
     observer: false,
     kind: 'invalid_decision',
     exceptionType: 'InvalidHookDecisionError',
-    message: `hook "${HOOK}" returned expected a decision object, got boolean`,
+    message: `hook "${HOOK}" returned a boolean instead of a decision; return a decision from skip(), redirect() or abort(), or nothing to continue`,
     setup() {
       return {
         behave: () => true,
@@ -161,7 +161,7 @@ const FAULTS: readonly Fault[] = [
     observer: false,
     kind: 'invalid_decision',
     exceptionType: 'InvalidHookDecisionError',
-    message: `hook "${HOOK}" returned a redirect decision needs newArgs or newTool`,
+    message: `hook "${HOOK}" returned a redirect decision that needs newArgs or newTool: redirect({ newArgs: {...} }) or redirect({ newTool: "name" })`,
     setup() {
       return {
         behave: () => ({ kind: 'redirect', reason: 'somewhere else' }),

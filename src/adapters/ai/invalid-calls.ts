@@ -8,7 +8,8 @@ import { typeName } from '../../describe.js';
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
-import type { HookRunner, RunnerInternals } from '../../runner.js';
+import type { HookRunner } from '../../runner.js';
+import type { RunnerCore } from '../../runner/core.js';
 import { ToolCall } from '../../flows/tool-call.js';
 import { requireOptionsObject, requireRunner } from '../shared.js';
 
@@ -51,7 +52,7 @@ export function recordInvalidToolCalls<TOOLS extends ToolSet = ToolSet, S = unkn
   options?: RecordInvalidToolCallsOptions<TOOLS>,
 ): ToolCallRepairFunction<TOOLS> {
   const where = 'recordInvalidToolCalls';
-  const internals = requireRunner(runner, where);
+  const core = requireRunner(runner, where);
   const raw = requireOptionsObject(options, where);
   const repair = raw.repair;
   if (repair !== undefined && typeof repair !== 'function') {
@@ -65,12 +66,12 @@ export function recordInvalidToolCalls<TOOLS extends ToolSet = ToolSet, S = unkn
         repaired = await userRepair(repairOptions);
       } catch (repairError) {
         // The SDK turns this into a ToolCallRepairError for the model; the call still failed.
-        await recordFailure(internals, repairOptions.toolCall, repairOptions.error);
+        await recordFailure(core, repairOptions.toolCall, repairOptions.error);
         throw repairError;
       }
       if (repaired !== null && repaired !== undefined) return repaired;
     }
-    await recordFailure(internals, repairOptions.toolCall, repairOptions.error);
+    await recordFailure(core, repairOptions.toolCall, repairOptions.error);
     return null;
   };
 }
@@ -82,11 +83,10 @@ interface RejectedCall {
   readonly input: string;
 }
 
-async function recordFailure(internals: RunnerInternals, toolCall: RejectedCall, error: unknown): Promise<void> {
-  const call = new ToolCall(internals, toolCall.toolName, toolCall.toolCallId, argsOf(toolCall.input));
-  // ToolCall.run ends the span as `failed` with the error's type and notifies observers; the
-  // rejection it passes on is the SDK's error, which the SDK raises itself once we return null.
-  await call.run(() => Promise.reject(error)).catch(() => undefined);
+async function recordFailure(core: RunnerCore, toolCall: RejectedCall, error: unknown): Promise<void> {
+  // Ended as `failed` with the error's type, observers notified; the SDK raises the error itself once we return null.
+  const call = new ToolCall({ core, toolName: toolCall.toolName, callId: toolCall.toolCallId, args: argsOf(toolCall.input), state: undefined });
+  await call.recordFailure(error);
 }
 
 /** The rejected input as hooks' capture would see it: the parsed object, else `{ input: text }`. */

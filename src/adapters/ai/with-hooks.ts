@@ -9,7 +9,9 @@ import { HookAbortError } from '../../errors.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner.js';
 import type { Executor } from '../../flows/execute-tool.js';
-import { executeTool } from '../../flows/execute-tool.js';
+import { runToolCall } from '../../flows/execute-tool.js';
+import type { RunnerCore } from '../../runner/core.js';
+import { rejectUnknownOptions } from '../../validate.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import type { Sink } from './stream.js';
@@ -48,12 +50,13 @@ type ExecuteFunction = (input: unknown, options?: unknown) => unknown;
 interface Runnable {
   readonly tool: object;
   readonly execute: ExecuteFunction;
+  /** The tool's description, for `gen_ai.tool.description`. */
+  readonly description: string | undefined;
 }
 
 interface Settings<S> {
-  readonly runner: HookRunner<S>;
+  readonly core: RunnerCore<S>;
   readonly state: S | undefined;
-  readonly hasState: boolean;
   readonly abortRun: AbortController | undefined;
   readonly limits: CallLimits;
   readonly runnables: ReadonlyMap<string, Runnable>;
@@ -91,8 +94,9 @@ export function withHooks<T extends ToolSet, S = unknown>(tools: T, runner: Hook
   if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
     throw new TypeError(`${where}: tools must be an AI SDK tool set (an object of tools by name), got ${typeName(tools)}`);
   }
-  requireRunner(runner, where);
+  const core = requireRunner<S>(runner, where);
   const raw = requireOptionsObject(options, where);
+  rejectUnknownOptions(raw, ['state', 'abortRun', 'maxRetries', 'maxReexecutions'], `${where}: options`);
   if (raw.abortRun !== undefined && !(raw.abortRun instanceof AbortController)) {
     throw new TypeError(`${where}: options.abortRun must be an AbortController, got ${typeName(raw.abortRun)}`);
   }
@@ -106,12 +110,12 @@ export function withHooks<T extends ToolSet, S = unknown>(tools: T, runner: Hook
     if (typeof execute !== 'function') {
       throw new TypeError(`${where}: tools[${JSON.stringify(name)}].execute must be a function, got ${typeName(execute)}`);
     }
-    runnables.set(name, { tool, execute: execute as ExecuteFunction });
+    const description: unknown = (tool as { description?: unknown }).description;
+    runnables.set(name, { tool, execute: execute as ExecuteFunction, description: typeof description === 'string' ? description : undefined });
   }
   const settings: Settings<S> = {
-    runner,
+    core,
     state: raw.state as S | undefined,
-    hasState: 'state' in raw,
     abortRun: raw.abortRun as AbortController | undefined,
     limits: readLimits(raw, where),
     runnables,
@@ -155,27 +159,27 @@ async function runCall<S>(
 ): Promise<unknown> {
   const wrapped = !isPlainObject(input);
   const args: ToolArgs = wrapped ? { input } : input;
-  const toInput = (callArgs: ToolArgs): unknown => (wrapped ? callArgs.input : callArgs);
   const executorOf =
     (target: Runnable): Executor =>
     (callArgs) =>
-      settle(target.execute.call(target.tool, toInput(callArgs), sdkOptions), sink);
-
-  const tools: Record<string, Executor> = {};
-  for (const [other, target] of settings.runnables) {
-    if (other !== name) tools[other] = executorOf(target);
-  }
+      settle(target.execute.call(target.tool, wrapped ? callArgs.input : callArgs, sdkOptions), sink);
   const { toolCallId, abortSignal } = readSdkOptions(sdkOptions);
+  const runnables = settings.runnables;
   try {
-    return await executeTool<S>({
-      hooks: settings.runner,
+    return await runToolCall<S>({
+      core: settings.core,
       toolName: name,
       args,
-      ...(settings.hasState ? { state: settings.state as S } : {}),
+      state: settings.state as S,
       execute: executorOf(runnable),
-      tools,
-      ...(toolCallId === undefined ? {} : { callId: toolCallId }),
-      ...(abortSignal === undefined ? {} : { signal: abortSignal }),
+      resolveTool: (other) => {
+        const target = runnables.get(other);
+        return target === undefined ? undefined : executorOf(target);
+      },
+      isKnownTool: (other) => runnables.has(other),
+      callId: toolCallId,
+      toolDescription: runnable.description,
+      signal: abortSignal,
       ...settings.limits,
     });
   } catch (error) {
@@ -186,7 +190,6 @@ async function runCall<S>(
   }
 }
 
-/** The SDK's per-call options (`{ toolCallId, abortSignal, messages, … }`), read defensively. */
 function readSdkOptions(sdkOptions: unknown): { toolCallId?: string; abortSignal?: AbortSignal } {
   if (sdkOptions === null || typeof sdkOptions !== 'object') return {};
   const { toolCallId, abortSignal } = sdkOptions as { toolCallId?: unknown; abortSignal?: unknown };

@@ -1,0 +1,106 @@
+/**
+ * The runner's public options and per-call options, and how they are read: a misspelt option, or a
+ * hook passed where the options belong, is a TypeError at construction naming the fix.
+ * @internal (the option types are public, re-exported from the package entry)
+ */
+import type { Tracer } from '@opentelemetry/api';
+import { typeName } from '../describe.js';
+import { isPlainObject } from '../decisions.js';
+import type { FailureMode, Phase, ToolArgs, ToolHook } from '../hook.js';
+import type { HOOK_METHODS } from '../misuse.js';
+import { RUNNER_OPTION_HINTS, looksLikeHook } from '../misuse.js';
+import type { CaptureOptions } from '../telemetry/capture.js';
+import { rejectUnknownOptions } from '../validate.js';
+
+/**
+ * Options of a {@link HookRunner}.
+ *
+ * @example
+ * ```ts
+ * const runner = new HookRunner({ hooks: [policy], timeoutMs: 5_000, failureMode: 'closed', agentName: 'support-bot' });
+ * ```
+ */
+export interface HookRunnerOptions<S = unknown> extends NotAHook {
+  /** The hooks, run in this order. */
+  hooks?: ToolHook<S>[];
+  /** The tracer for phase and call spans. Default: `trace.getTracer('toolhooks', VERSION)` from the global API. */
+  tracer?: Tracer;
+  /** Per hook invocation, in milliseconds; 0 = none. Default 30 000. A hook's own `timeoutMs` wins. */
+  timeoutMs?: number;
+  /** What a failing hook means: `'open'` (default) goes on, `'closed'` aborts the call. A hook's own wins. */
+  failureMode?: FailureMode;
+  /** What tool values may be recorded; default: none. */
+  capture?: CaptureOptions;
+  /** The agent the tool calls belong to, recorded as `gen_ai.agent.name`; a flow's own `agentName` wins. */
+  agentName?: string;
+}
+
+/** Hook members as `never`: a hook object passed as runner options does not type-check. */
+type NotAHook = { readonly [K in (typeof HOOK_METHODS)[number] | 'name' | 'tools' | 'mode']?: never };
+
+/** Per-call options of the run methods. */
+export interface RunOptions {
+  /** The tool call's id, passed to hooks and recorded as `gen_ai.tool.call.id` by the flows. */
+  callId?: string;
+  /** The executor attempt this phase belongs to (1-based). Default 1. */
+  attempt?: number;
+  /** Aborts every hook's `ctx.signal` when it aborts (e.g. the agent run was cancelled). */
+  signal?: AbortSignal;
+  /**
+   * The tools a Redirect's `newTool` may name. When given, any other target is a hook error of kind
+   * `invalid_redirect_target`. When omitted, every target is accepted.
+   */
+  knownTools?: ReadonlySet<string> | readonly string[];
+}
+
+const RUNNER_OPTIONS = ['hooks', 'tracer', 'timeoutMs', 'failureMode', 'capture', 'agentName'] as const;
+const RUN_OPTIONS = ['callId', 'attempt', 'signal', 'knownTools'] as const;
+
+/** Reads the constructor argument: an array of hooks, or options; anything else is a TypeError naming the fix. */
+export function readRunnerOptions<S>(value: ToolHook<S>[] | HookRunnerOptions<S> | undefined): HookRunnerOptions<S> {
+  if (value === undefined) return {};
+  if (Array.isArray(value)) return { hooks: value };
+  if (looksLikeHook(value)) throw singleHookError(value);
+  if (!isPlainObject(value)) {
+    throw new TypeError(`HookRunner takes an array of hooks or an options object ({ hooks, ... }), got ${typeName(value)}`);
+  }
+  for (const [key, option] of Object.entries(value)) {
+    // `{ policy }` in JavaScript: a hook under its variable's name instead of in `hooks`.
+    if (!(RUNNER_OPTIONS as readonly string[]).includes(key) && looksLikeHook(option)) {
+      throw new TypeError(`HookRunner: option ${JSON.stringify(key)} is a hook, not an option; pass { hooks: [${key}] }`);
+    }
+  }
+  rejectUnknownOptions(value, RUNNER_OPTIONS, 'HookRunner', RUNNER_OPTION_HINTS);
+  if (value.agentName !== undefined && typeof value.agentName !== 'string') {
+    throw new TypeError(`HookRunner: agentName must be a string, got ${typeName(value.agentName)}`);
+  }
+  return value;
+}
+
+function singleHookError(hook: object): TypeError {
+  const name = (hook as { name?: unknown }).name;
+  const label = typeof name === 'string' && /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'hook';
+  return new TypeError(
+    `HookRunner: got a single hook where an array of hooks or an options object belongs; pass [${label}] or { hooks: [${label}] }`,
+  );
+}
+
+/** Checks the arguments of a public run method; a TypeError names the parameter. */
+export function checkRunCall(phase: Phase, toolName: unknown, args: unknown, opts: unknown): asserts args is ToolArgs {
+  const method = PHASE_API[phase];
+  if (typeof toolName !== 'string' || toolName.length === 0) {
+    throw new TypeError(
+      `HookRunner.${method}: toolName must be a non-empty string, got ${typeof toolName === 'string' ? 'an empty string' : typeName(toolName)}`,
+    );
+  }
+  if (!isPlainObject(args)) {
+    throw new TypeError(`HookRunner.${method}: args must be a plain object of tool arguments, got ${typeName(args)}`);
+  }
+  if (opts === undefined) return;
+  if (opts === null || typeof opts !== 'object') {
+    throw new TypeError(`HookRunner.${method}: opts must be an object ({ callId, attempt, signal, knownTools })`);
+  }
+  rejectUnknownOptions(opts, RUN_OPTIONS, `HookRunner.${method}`);
+}
+
+const PHASE_API = { before_tool: 'runBefore', after_tool: 'runAfter', on_error: 'runError' } as const;

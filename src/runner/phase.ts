@@ -1,0 +1,285 @@
+/**
+ * One phase call, folded: the matched hooks run in order through the guard, each verdict is recorded
+ * (span event, observer record) and folded into the phase's decision — the first Abort ends the
+ * phase, otherwise the first non-Continue wins and later ones are shadowed; audit hooks are recorded
+ * and take no part. Synchronous while the hooks are: a phase of synchronous hooks costs no promise.
+ * The fold is one piece because each step reads and writes the same running state.
+ * @internal
+ */
+import type { Span } from '@opentelemetry/api';
+import { context, diag, trace } from '@opentelemetry/api';
+import type { HookDecision, Skip } from '../decisions.js';
+import { CONTINUE, abort } from '../decisions.js';
+import { errorMessage } from '../describe.js';
+import { HookAbortError } from '../errors.js';
+import { InvocationContext } from '../context.js';
+import type { Settled } from '../guard.js';
+import { callUser } from '../guard.js';
+import type { HookEntry } from '../hook-entry.js';
+import type { HookFailure, Phase, PhaseEvent, ShadowedDecision, ToolArgs } from '../hook.js';
+import { diagSafe } from '../telemetry/capture.js';
+import { endPhaseSpan, recordDecision, recordHookError, recordShadowed } from '../telemetry/phase-span.js';
+import type { RunnerCore } from './core.js';
+import type { OpenHookRecord } from './records.js';
+import { failureRecord, hookRecord, shadowedRecord } from './records.js';
+import { reportFirstFailure } from './first-failure.js';
+import type { Verdict } from './verdict.js';
+import { HookFailed, checkDecision } from './verdict.js';
+
+/** What a phase is asked to decide about: one object instead of a long parameter list. */
+export interface PhaseRequest {
+  readonly phase: Phase;
+  readonly toolName: string;
+  readonly args: ToolArgs;
+  readonly state: unknown;
+  /** The tool's result (after_tool) or error (on_error). */
+  readonly value?: unknown;
+  /** How long the tool ran (after_tool). */
+  readonly durationMs?: number;
+  readonly callId?: string | undefined;
+  readonly attempt?: number;
+  readonly signal?: AbortSignal | undefined;
+  /** Whether a Redirect may name a tool; undefined accepts every target. */
+  readonly isKnownTool?: ((tool: string) => boolean) | undefined;
+  /** A flow's own check of a Skip's stub (runWithRetry needs a string or JSON). */
+  readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
+  /**
+   * False when the call's span does not record (no SDK, or sampled out): then no phase span is
+   * started — a child of a span that does not record need not exist to keep the trace whole.
+   */
+  readonly traced?: boolean;
+  /** Counts the swallowed hook errors of a whole call (a flow's `toolhooks.hook.errors`). */
+  readonly tally?: { hookErrors: number };
+}
+
+/** The hooks of one phase that apply to a tool, with the failures of matchers that threw. */
+export interface Matched<S> {
+  readonly entries: readonly HookEntry<S>[];
+  readonly matcherErrors: Map<HookEntry<S>, unknown> | undefined;
+}
+
+/** A phase's running state: what its hooks are given, and the decision folded so far. */
+class PhaseRun<S> {
+  shadowedCount = 0;
+  errorCount = 0;
+  winner: HookEntry<S> | undefined = undefined;
+  winning: HookDecision = CONTINUE;
+  winnerRecord: OpenHookRecord | undefined = undefined;
+  abortCause: { cause: unknown } | undefined = undefined;
+  /** Observer records, kept only when there are observers. */
+  readonly records: OpenHookRecord[] | undefined;
+  readonly shadowed: ShadowedDecision[] | undefined;
+  readonly errors: HookFailure[] | undefined;
+  readonly started: number;
+
+  constructor(
+    readonly request: PhaseRequest,
+    readonly matched: Matched<S>,
+    /** The phase span when it records; events and summary go there. */
+    readonly span: Span | undefined,
+    observe: boolean,
+  ) {
+    this.records = observe ? [] : undefined;
+    this.shadowed = observe ? [] : undefined;
+    this.errors = observe ? [] : undefined;
+    this.started = observe ? performance.now() : 0;
+  }
+}
+
+/**
+ * Runs the matched hooks of a phase inside its span (made active even when it does not record, so
+ * that the hooks' own spans follow its sampling decision).
+ */
+export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>, span: Span | undefined): HookDecision | Promise<HookDecision> {
+  const recording = span !== undefined && span.isRecording() ? span : undefined;
+  const run = new PhaseRun<S>(request, matched, recording, core.hasObservers);
+  if (span === undefined) return aggregate(core, run);
+  return context.with(trace.setSpan(context.active(), span), aggregate, undefined, core, run);
+}
+
+/** Invokes the matched hooks in order; goes asynchronous only at the first hook that returns a promise. */
+function aggregate<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision | Promise<HookDecision> {
+  const entries = run.matched.entries;
+  // Hook durations are recorded on the span and given to observers; with neither, the clock is not read.
+  const timed = run.span !== undefined || run.records !== undefined;
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as HookEntry<S>;
+    const started = timed ? performance.now() : 0;
+    const verdict = invoke(run, entry);
+    if (verdict instanceof Promise) return aggregateAsync(core, run, index, started, verdict);
+    if (add(core, run, entry, verdict, timed ? performance.now() - started : 0)) break;
+  }
+  return end(core, run);
+}
+
+async function aggregateAsync<S>(
+  core: RunnerCore<S>,
+  run: PhaseRun<S>,
+  index: number,
+  started: number,
+  pending: Promise<Verdict>,
+): Promise<HookDecision> {
+  const entries = run.matched.entries;
+  const first = await pending;
+  if (!add(core, run, entries[index] as HookEntry<S>, first, performance.now() - started)) {
+    for (let next = index + 1; next < entries.length; next += 1) {
+      const entry = entries[next] as HookEntry<S>;
+      const began = performance.now();
+      let verdict = invoke(run, entry);
+      if (verdict instanceof Promise) verdict = await verdict;
+      if (add(core, run, entry, verdict, performance.now() - began)) break;
+    }
+  }
+  return end(core, run);
+}
+
+/** Calls one hook through the guard and checks what it returned; synchronous for a synchronous hook. */
+function invoke<S>(run: PhaseRun<S>, entry: HookEntry<S>): Verdict | Promise<Verdict> {
+  const matcherErrors = run.matched.matcherErrors;
+  if (matcherErrors?.has(entry) === true) return new HookFailed('threw', matcherErrors.get(entry));
+  const request = run.request;
+  const ctx = new InvocationContext(request.phase, request.attempt ?? 1, request.callId, request.signal);
+  const settled = callUser(callHookMethod, run, entry, ctx, entry.timeoutMs, abortTimedOut);
+  if (settled instanceof Promise) return settled.then((result) => verdictOf(result, entry.name, run));
+  return verdictOf(settled, entry.name, run);
+}
+
+/** Calls the phase's method of the entry's hook (as a method: `this` is the hook). */
+function callHookMethod<S>(run: PhaseRun<S>, entry: HookEntry<S>, ctx: InvocationContext): unknown {
+  const hook = entry.hook;
+  const { toolName, args, state, value } = run.request;
+  switch (run.request.phase) {
+    case 'before_tool':
+      return hook.beforeTool?.(toolName, args, state as S, ctx);
+    case 'after_tool':
+      return hook.afterTool?.(toolName, args, value, state as S, run.request.durationMs ?? 0, ctx);
+    case 'on_error':
+      return hook.onError?.(toolName, args, value, state as S, ctx);
+  }
+}
+
+/** Fires the signal of a hook that did not settle in time. */
+function abortTimedOut<S>(_run: PhaseRun<S>, entry: HookEntry<S>, ctx: InvocationContext): void {
+  ctx.abort(new Error(`hook "${entry.name}" timed out after ${entry.timeoutMs} ms`));
+}
+
+function verdictOf<S>(settled: Settled, hookName: string, run: PhaseRun<S>): Verdict {
+  if (!settled.ok) return new HookFailed(settled.kind, settled.error);
+  const { toolName, isKnownTool, checkSkip } = run.request;
+  return checkDecision(settled.value, hookName, { toolName, isKnownTool, checkSkip });
+}
+
+/** Records one hook's verdict and folds it into the phase's decision; true when an Abort ends the phase. */
+function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verdict: Verdict, durationMs: number): boolean {
+  const span = run.span;
+  const audit = entry.mode === 'audit';
+  let decision: HookDecision;
+  let failed: { cause: unknown } | undefined;
+  if (!(verdict instanceof HookFailed)) {
+    decision = verdict;
+  } else {
+    run.errorCount += 1;
+    const tally = run.request.tally;
+    if (tally !== undefined) tally.hookErrors += 1;
+    failed = { cause: verdict.error };
+    decision = swallow(core, run, entry, verdict);
+    run.errors?.push(failureRecord(entry.name, entry.mode, verdict.kind, verdict.error));
+  }
+  if (span !== undefined) recordDecision(span, core.capture, { hook: entry, decision, durationMs });
+  const record = run.records === undefined ? undefined : hookRecord(entry.name, entry.mode, failed === undefined ? decision : undefined, durationMs, core.capture);
+  if (record !== undefined) run.records?.push(record);
+
+  // An audit hook's decision is recorded above and nothing more: no first-wins, no shadowing, no Abort.
+  if (audit || decision.kind === 'continue') return false;
+  const winner = run.winner;
+  if (winner === undefined || decision.kind === 'abort') {
+    // An Abort wins even over an earlier Skip/Redirect, which it shadows.
+    if (winner !== undefined && run.winning.kind !== 'continue') {
+      run.shadowedCount += 1;
+      if (span !== undefined) recordShadowed(span, core.capture, { hook: winner.name, decision: run.winning, winner: entry.name });
+      // Nothing is shadowed before the first winner, so the earlier winner goes first: hook order.
+      run.shadowed?.unshift(shadowedRecord(winner.name, run.winning, core.capture));
+      if (run.winnerRecord !== undefined) run.winnerRecord.shadowedBy = entry.name;
+    }
+    run.winner = entry;
+    run.winning = decision;
+    run.winnerRecord = record;
+    if (decision.kind === 'abort') {
+      run.abortCause = failed;
+      return true;
+    }
+    return false;
+  }
+  run.shadowedCount += 1;
+  if (span !== undefined) recordShadowed(span, core.capture, { hook: entry.name, decision, winner: winner.name });
+  run.shadowed?.push(shadowedRecord(entry.name, decision, core.capture));
+  if (record !== undefined) record.shadowedBy = winner.name;
+  return false;
+}
+
+/**
+ * Records and reports a swallowed hook failure. Returns the decision it stands for: Continue, or an
+ * Abort for a fail-closed hook (an audit hook's Abort is recorded as what it would have done).
+ */
+function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, failure: HookFailed): HookDecision {
+  const { phase, toolName } = run.request;
+  const message = core.capture.limit(errorMessage(failure.error));
+  const closed = entry.failureMode === 'closed';
+  const consequence =
+    entry.mode === 'audit'
+      ? 'the hook is in audit mode, so the call goes on'
+      : closed
+        ? 'failureMode is closed, so the call is aborted'
+        : 'treated as Continue';
+  const text = diagSafe(`toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${failure.kind}: ${message}); ${consequence}`);
+  diag.warn(text);
+  reportFirstFailure(entry, text);
+  if (run.span !== undefined) recordHookError(run.span, core.capture, { hook: entry, kind: failure.kind, error: failure.error });
+  return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
+}
+
+/** Ends the phase: observers, span summary, and the decision (or the HookAbortError). */
+function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
+  const { phase, toolName, callId } = run.request;
+  const span = run.span;
+  let winning = run.winning;
+  let winner = run.winner;
+  if (phase === 'after_tool' && winning.kind === 'skip' && winner !== undefined) {
+    diag.warn(
+      diagSafe(
+        `toolhooks: hook "${winner.name}" returned Skip in after_tool for tool "${toolName}"; ` +
+          'the tool has already run, so the Skip is ignored and treated as Continue',
+      ),
+    );
+    winning = CONTINUE;
+    winner = undefined;
+  }
+  const winnerName = winning.kind === 'continue' ? undefined : winner?.name;
+  if (run.records !== undefined && run.shadowed !== undefined && run.errors !== undefined) {
+    const event: PhaseEvent = {
+      type: 'phase',
+      phase,
+      toolName,
+      decision: winning.kind,
+      ...(winnerName === undefined ? {} : { winner: winnerName }),
+      hooks: run.records,
+      shadowed: run.shadowed,
+      errors: run.errors,
+      durationMs: performance.now() - run.started,
+      ...(callId === undefined ? {} : { callId }),
+    };
+    // Observers run before the span ends, so what they throw is recorded on it.
+    core.notify(event, toolName, span);
+  }
+  if (span !== undefined) {
+    endPhaseSpan(span, {
+      decision: winning.kind,
+      winner: winnerName,
+      invoked: run.matched.entries.length,
+      shadowed: run.shadowedCount,
+      errors: run.errorCount,
+    });
+  }
+  if (winning.kind === 'abort') throw new HookAbortError(winning.reason, winnerName, run.abortCause);
+  return winning;
+}

@@ -1,0 +1,41 @@
+/**
+ * What observers (`onEvent`) receive about one phase: a record per invoked hook — carrying its mode
+ * and, when it lost, the hook that shadowed it — the shadowed decisions, and the swallowed failures.
+ * Built only when the runner has observers.
+ * @internal
+ */
+import type { HookDecision } from '../decisions.js';
+import type { HookFailure, HookMode, PhaseHookRecord, ShadowedDecision } from '../hook.js';
+import type { Capture } from '../telemetry/capture.js';
+
+/** A hook record while its phase runs: `shadowedBy` is set when a later Abort shadows it. */
+export type OpenHookRecord = { -readonly [K in keyof PhaseHookRecord]: PhaseHookRecord[K] };
+
+/** The record of one invoked hook; `decision` undefined when the hook failed. */
+export function hookRecord(
+  hook: string,
+  mode: HookMode,
+  decision: HookDecision | undefined,
+  durationMs: number,
+  capture: Capture,
+): OpenHookRecord {
+  if (decision === undefined) return { hook, decision: 'error', durationMs, mode };
+  if (decision.kind === 'continue') return { hook, decision: 'continue', durationMs, mode };
+  const record: OpenHookRecord = { hook, decision: decision.kind, reason: capture.limit(decision.reason), durationMs, mode };
+  if (decision.kind !== 'redirect') return record;
+  if (decision.newTool !== undefined) record.newTool = decision.newTool;
+  if (decision.newArgs !== undefined && capture.args) record.newArgs = capture.serialize(decision.newArgs);
+  return record;
+}
+
+/** The observers' entry for a decision that lost to another. */
+export function shadowedRecord(hook: string, decision: HookDecision, capture: Capture): ShadowedDecision {
+  return decision.kind === 'continue'
+    ? { hook, decision: 'continue' }
+    : { hook, decision: decision.kind, reason: capture.limit(decision.reason) };
+}
+
+/** The observers' entry for a swallowed failure. */
+export function failureRecord(hook: string, mode: HookMode, kind: HookFailure['kind'], error: unknown): HookFailure {
+  return { hook, kind, error, mode };
+}

@@ -1,0 +1,58 @@
+/**
+ * What a hook's return value means: a decision, or a failure of kind `invalid_decision` /
+ * `invalid_redirect_target`. Failure messages read as sentences that name the fix.
+ * @internal
+ */
+import type { HookDecision, Skip } from '../decisions.js';
+import { CONTINUE, describeInvalidDecision, normaliseDecision } from '../decisions.js';
+import { errorMessage } from '../describe.js';
+import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../errors.js';
+import type { HookErrorKind } from '../hook.js';
+
+/** A hook that failed: threw, timed out, or returned something that is not a usable decision. */
+export class HookFailed {
+  constructor(
+    readonly kind: HookErrorKind,
+    readonly error: unknown,
+  ) {}
+}
+
+/** A hook's outcome once its return value has been checked: its decision, or how it failed. */
+export type Verdict = HookDecision | HookFailed;
+
+/** What a phase checks a decision against, beyond its shape. */
+export interface DecisionRules {
+  readonly toolName: string;
+  /** Whether a Redirect may name `tool`; undefined accepts every target. */
+  readonly isKnownTool: ((tool: string) => boolean) | undefined;
+  /** A flow's own check of a Skip's stub: a problem description, or undefined when usable. */
+  readonly checkSkip: ((decision: Skip) => string | undefined) | undefined;
+}
+
+/** Checks a hook's return value: nothing → Continue; junk → invalid_decision; unknown target → invalid_redirect_target. */
+export function checkDecision(value: unknown, hookName: string, rules: DecisionRules): Verdict {
+  if (value === undefined || value === null) return CONTINUE;
+  let decision: HookDecision;
+  try {
+    const problem = describeInvalidDecision(value);
+    if (problem !== undefined) return invalid(`hook "${hookName}" returned ${problem}`);
+    decision = normaliseDecision(value as HookDecision);
+  } catch (error) {
+    return invalid(`hook "${hookName}" returned an unreadable decision (${errorMessage(error)}); return a decision from skip(), redirect() or abort()`);
+  }
+  if (decision.kind === 'skip' && rules.checkSkip !== undefined) {
+    const problem = rules.checkSkip(decision);
+    if (problem !== undefined) return invalid(`hook "${hookName}" returned a Skip whose ${problem}`);
+  }
+  if (decision.kind === 'redirect' && decision.newTool !== undefined && rules.isKnownTool !== undefined) {
+    const target = decision.newTool;
+    if (target !== rules.toolName && !rules.isKnownTool(target)) {
+      return new HookFailed('invalid_redirect_target', new InvalidRedirectTargetError(target));
+    }
+  }
+  return decision;
+}
+
+function invalid(message: string): HookFailed {
+  return new HookFailed('invalid_decision', new InvalidHookDecisionError(message));
+}
