@@ -44,6 +44,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const JAEGER_CONFIG = join(ROOT, 'deploy/jaeger/jaeger.yaml');
 /** deploy/tail-sampling.yaml: the overlay that adds the tail-sampling pipeline (a second config). */
 export const TAIL_SAMPLING_CONFIG = join(ROOT, 'deploy/tail-sampling.yaml');
+/** deploy/jaeger/spm.yaml: the overlay for the Monitor tab (spanmetrics → Prometheus → query service). */
+export const SPM_CONFIG = join(ROOT, 'deploy/jaeger/spm.yaml');
 
 /**
  * Where the Jaeger binary is: `JAEGER_BIN`, else the cache scripts/ci-install-tools.sh builds into.
@@ -79,7 +81,7 @@ export function requireJaeger(ctx: SkippableContext, env: NodeJS.ProcessEnv = pr
   } catch {
     const note =
       `Jaeger not found at ${binary}. Build it with \`bash scripts/ci-install-tools.sh\` (needs Go; builds Jaeger` +
-      ` 2.13.0, module ${JAEGER_MODULE_VERSION}, once, in a few minutes) or point JAEGER_BIN at a Jaeger v2 binary.`;
+      ` 2.13.0, module ${JAEGER_MODULE_VERSION}, once, about 10 minutes on 2 cores) or point JAEGER_BIN at a Jaeger v2 binary.`;
     if (isCi(env)) throw new Error(`${note} CI must provide it: .ci/run runs scripts/ci-install-tools.sh first.`);
     console.warn(`[skipped] ${note}`);
     return ctx.skip(note);
@@ -173,6 +175,8 @@ export interface RunningJaeger {
   findTraces(search: TraceSearch): Promise<JaegerTrace[]>;
   /** `/api/v3/traces?query.service_name=...`: the raw OTLP JSON body (`{ result: { resourceSpans } }`). */
   v3Traces(search: V3TraceSearch): Promise<unknown>;
+  /** GET any query-API path (e.g. `/api/metrics/calls?service=...`): the parsed JSON; throws on a non-2xx. */
+  api(path: string): Promise<unknown>;
   /** Polls `probe` until it returns something other than undefined/false; throws after `timeoutMs` (default 30 s). */
   waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number): Promise<T>;
   /** What Jaeger logged (the last 64 KiB), for failure messages. */
@@ -311,6 +315,7 @@ function running(child: ChildProcess, ports: JaegerPorts, log: { text: string })
       if (search.operation !== undefined) query.set('query.operation_name', search.operation);
       return get(`/api/v3/traces?${query.toString()}`);
     },
+    api: get,
     async waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       let lastError: unknown;

@@ -3,63 +3,11 @@
  * killed and started again on the same ports. The calls give the same results without errors, and what is
  * recorded after Jaeger is back reaches it (memory storage loses what it held before; that is expected).
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { requireJaeger, startJaeger, tagsOf, type RunningJaeger } from '../../support/jaeger.js';
+import { CALLS, startApp } from './fixtures/app-driver.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const FIXTURE = fileURLToPath(new URL('./fixtures/restart-app.ts', import.meta.url));
 const SERVICE = 'toolhooks-restart-fixture';
-const CALLS = 40;
-
-interface BatchReport {
-  readonly batch: string;
-  readonly results: unknown[];
-  readonly unexpected: string[];
-  readonly ms: number;
-}
-
-/** The fixture app, driven one batch at a time over stdin. */
-function startApp(endpoint: string): { run(batch: string): Promise<BatchReport>; exit(): Promise<{ code: number | null; stderr: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      OTEL_SERVICE_NAME: SERVICE,
-      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-      // A dead endpoint refuses at once; a hung one would hold a flush this long.
-      OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
-      OTEL_METRICS_EXPORTER: 'none',
-      OTEL_LOGS_EXPORTER: 'none',
-    },
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  let exiting: Promise<{ code: number | null; stderr: string }> | undefined;
-  return {
-    async run(batch) {
-      child.stdin.write(`run ${batch} ${CALLS}\n`);
-      const next = await Promise.race([lines.next(), exited.then(() => undefined)]);
-      if (next === undefined || next.done === true) throw new Error(`the app exited during batch ${batch}:\n${stderr}`);
-      return JSON.parse(next.value) as BatchReport;
-    },
-    exit() {
-      exiting ??= (async () => {
-        child.stdin.end('exit\n');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-        const code = await exited;
-        clearTimeout(timer);
-        return { code, stderr };
-      })();
-      return exiting;
-    },
-  };
-}
 
 async function callIdsIn(jaeger: RunningJaeger, prefix: string): Promise<string[]> {
   const traces = await jaeger.findTraces({ service: SERVICE, operation: 'execute_tool lookup' });
@@ -72,7 +20,7 @@ describe('Jaeger killed, restarted or hung during a run (the real binary)', () =
   it('tool calls are unaffected and traces recorded after the restart reach Jaeger', { timeout: 120_000 }, async (ctx) => {
     const binary = requireJaeger(ctx);
     let jaeger = await startJaeger({ binary });
-    const app = startApp(jaeger.otlpHttpUrl);
+    const app = startApp(jaeger.otlpHttpUrl, SERVICE);
     try {
       const before = await app.run('before');
       expect(before.unexpected).toEqual([]);
@@ -108,7 +56,7 @@ describe('Jaeger killed, restarted or hung during a run (the real binary)', () =
 
   it('a hung Jaeger (stopped, not answering) does not touch the tool calls, and traces flow again once it answers', { timeout: 120_000 }, async (ctx) => {
     const jaeger = await startJaeger({ binary: requireJaeger(ctx) });
-    const app = startApp(jaeger.otlpHttpUrl);
+    const app = startApp(jaeger.otlpHttpUrl, SERVICE);
     try {
       const before = await app.run('before');
       expect(before.unexpected).toEqual([]);

@@ -105,9 +105,13 @@ describe('tail sampling in the real Jaeger (deploy/tail-sampling.yaml)', () => {
         expect(trace, `${kind} call ${id} is in Jaeger`).toBeDefined();
         expect(trace?.spans.map((s) => s.operationName).sort(), `${kind} call ${id} has all its spans`).toEqual(SPANS[kind]);
       }
-      const hookErrorTrace = found.get(kinds['hook-error'][0] ?? '');
-      const phase = hookErrorTrace?.spans.find((s) => s.operationName === 'toolhooks.before_tool');
-      expect(phase?.logs.map((log) => tagsOf(log.fields)['event'])).toContain('toolhooks.hook.error');
+      for (const id of kinds['hook-error']) {
+        const spans = found.get(id)?.spans ?? [];
+        const call = spans.find((s) => s.operationName === 'execute_tool work');
+        expect(tagsOf(call?.tags ?? [])['toolhooks.hook.errors'], `call ${id}`).toBe(1);
+        const phase = spans.find((s) => s.operationName === 'toolhooks.before_tool');
+        expect(phase?.logs.map((log) => tagsOf(log.fields)['event'])).toContain('toolhooks.hook.error');
+      }
 
       // Completed calls with nothing to alert on: kept with probability 10%, independently (hash of the
       // random trace id). Binomial(n, 0.1) within 4 standard deviations fails by chance once in ~16,000 runs.
