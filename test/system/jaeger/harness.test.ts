@@ -12,6 +12,7 @@ import {
   JAEGER_CONFIG,
   JAEGER_MODULE_VERSION,
   JaegerStartError,
+  SPM_CONFIG,
   TAIL_SAMPLING_CONFIG,
   jaegerBinary,
   requireJaeger,
@@ -102,11 +103,16 @@ describe('one Jaeger version and loopback listeners everywhere', () => {
     expect(compose).toContain('./deploy/tail-sampling.yaml:/etc/otelcol-contrib/tail-sampling.yaml:ro');
   });
 
-  it('every listener in the Jaeger config binds 127.0.0.1 unless JAEGER_LISTEN_HOST says otherwise', async () => {
+  it('every listener in the Jaeger configs binds 127.0.0.1 unless JAEGER_LISTEN_HOST says otherwise', async () => {
     const text = await readFile(JAEGER_CONFIG, 'utf8');
     const endpoints = [...text.matchAll(/^\s+endpoint: (.*?)\s*(#.*)?$/gm)].map((m) => m[1] ?? '');
     expect(endpoints.length).toBeGreaterThanOrEqual(5);
     for (const endpoint of endpoints) expect(endpoint).toMatch(/^"\$\{env:JAEGER_LISTEN_HOST:-127\.0\.0\.1\}:\d+"$/);
     expect(text).toMatch(/host: "\$\{env:JAEGER_LISTEN_HOST:-127\.0\.0\.1\}"/);
+    const spm = await readFile(SPM_CONFIG, 'utf8');
+    expect([...spm.matchAll(/^\s+endpoint: (.*?)\s*(#.*)?$/gm)].map((m) => m[1])).toEqual([
+      '"${env:JAEGER_LISTEN_HOST:-127.0.0.1}:${env:TOOLHOOKS_SPANMETRICS_PORT:-8889}"', // the span metrics Prometheus scrapes
+      '"${env:TOOLHOOKS_PROMETHEUS_URL:-http://127.0.0.1:9090}"', // the Prometheus the query service reads (a client)
+    ]);
   });
 });
