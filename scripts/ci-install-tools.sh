@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Installs the real programs the deployment tests run: promtool/prometheus (Debian package `prometheus`)
-# and docker-compose (Debian package `docker-compose`). Meant for CI machines with apt-get where we are
-# root or have passwordless sudo; anywhere else it says what to do and exits without touching the system.
-# Does nothing when the programs are already there.
+# Installs the real programs the deployment and system tests run:
+#   - promtool/prometheus (Debian package `prometheus`) and docker-compose (Debian package `docker-compose`),
+#     for CI machines with apt-get where we are root or have passwordless sudo; anywhere else it says what to
+#     do and fails without touching the system;
+#   - Jaeger v2, built from source with Go (Jaeger publishes no Debian package) into a cache keyed by its
+#     version: ${XDG_CACHE_HOME:-~/.cache}/toolhooks/jaeger-v1.76.0/jaeger. The tests look for it there (or
+#     at $JAEGER_BIN). Needs Go and the Go module proxy; takes minutes once, then nothing.
+# Does nothing for a program that is already there. `bash scripts/ci-install-tools.sh jaeger` builds only Jaeger.
 #
 # The Debian prometheus package would normally start a daemon on :9090 from its maintainer scripts.
 # In a container without systemd that either fails the install or leaves a stray process; on a VM with
@@ -18,51 +22,97 @@ have_all() {
     command -v docker-compose >/dev/null 2>&1
 }
 
-if have_all; then
-  echo "ci-install-tools: prometheus, promtool and docker-compose already installed"
-  exit 0
-fi
-
-# Root, or passwordless sudo (hosted CI runners); never a password prompt in a non-interactive run.
-AS_ROOT=()
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    AS_ROOT=(sudo -n)
-  else
-    AS_ROOT=(false)
+install_debian_packages() {
+  if have_all; then
+    echo "ci-install-tools: prometheus, promtool and docker-compose already installed"
+    return 0
   fi
-fi
-if [ "${AS_ROOT[0]:-}" = false ] || ! command -v apt-get >/dev/null 2>&1; then
-  echo "ci-install-tools: need root (or passwordless sudo) and apt-get to install ${PACKAGES[*]};" \
-    "install them yourself: sudo apt-get install ${PACKAGES[*]}" >&2
-  exit 1
-fi
-as_root() { "${AS_ROOT[@]}" "$@"; }
 
-POLICY=/usr/sbin/policy-rc.d
-ADDED_POLICY=0
-if [ ! -e "$POLICY" ]; then
-  printf '#!/bin/sh\n# Temporary, written by scripts/ci-install-tools.sh: no service starts during install.\nexit 101\n' |
-    as_root tee "$POLICY" >/dev/null
-  as_root chmod 0755 "$POLICY"
-  ADDED_POLICY=1
-fi
-cleanup() {
-  if [ "$ADDED_POLICY" -eq 1 ]; then as_root rm -f "$POLICY"; fi
+  # Root, or passwordless sudo (hosted CI runners); never a password prompt in a non-interactive run.
+  AS_ROOT=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      AS_ROOT=(sudo -n)
+    else
+      AS_ROOT=(false)
+    fi
+  fi
+  if [ "${AS_ROOT[0]:-}" = false ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "ci-install-tools: need root (or passwordless sudo) and apt-get to install ${PACKAGES[*]};" \
+      "install them yourself: sudo apt-get install ${PACKAGES[*]}" >&2
+    return 1
+  fi
+  as_root() { "${AS_ROOT[@]}" "$@"; }
+
+  POLICY=/usr/sbin/policy-rc.d
+  ADDED_POLICY=0
+  if [ ! -e "$POLICY" ]; then
+    printf '#!/bin/sh\n# Temporary, written by scripts/ci-install-tools.sh: no service starts during install.\nexit 101\n' |
+      as_root tee "$POLICY" >/dev/null
+    as_root chmod 0755 "$POLICY"
+    ADDED_POLICY=1
+  fi
+  cleanup() {
+    if [ "$ADDED_POLICY" -eq 1 ]; then as_root rm -f "$POLICY"; fi
+  }
+  trap cleanup EXIT
+
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+
+  # Belt and braces: if a service manager started the daemon regardless, stop it and keep it off so that
+  # port 9090 stays free for the compose stack and the tests' own Prometheus.
+  if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+    as_root systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+  elif [ -x /etc/init.d/prometheus ]; then
+    as_root /etc/init.d/prometheus stop >/dev/null 2>&1 || true
+  fi
+
+  promtool --version | head -n 1
+  prometheus --version | head -n 1
+  docker-compose version --short
 }
-trap cleanup EXIT
 
-as_root env DEBIAN_FRONTEND=noninteractive apt-get update
-as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+# Jaeger v2. Module v1.76.0 is Jaeger 2.13.0, the version docker-compose.yml pins
+# (jaegertracing/jaeger:2.13.0): bump both together. `go install ...@v1.76.0` does not work: Jaeger's go.mod
+# has a replace directive, which `go install pkg@version` refuses. So the module is downloaded into the Go
+# module cache and built from there, with -mod=mod so that Go may resolve what the replace leaves open.
+JAEGER_MODULE=github.com/jaegertracing/jaeger
+JAEGER_MODULE_VERSION=v1.76.0
+JAEGER_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/toolhooks/jaeger-$JAEGER_MODULE_VERSION"
 
-# Belt and braces: if a service manager started the daemon regardless, stop it and keep it off so that
-# port 9090 stays free for the compose stack and the tests' own Prometheus.
-if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
-  as_root systemctl disable --now prometheus.service >/dev/null 2>&1 || true
-elif [ -x /etc/init.d/prometheus ]; then
-  as_root /etc/init.d/prometheus stop >/dev/null 2>&1 || true
-fi
+build_jaeger() {
+  local bin="$JAEGER_DIR/jaeger"
+  if [ -x "$bin" ]; then
+    echo "ci-install-tools: Jaeger already built: $bin"
+    return 0
+  fi
+  if ! command -v go >/dev/null 2>&1; then
+    echo "ci-install-tools: need Go (1.24.6 or later) to build Jaeger $JAEGER_MODULE_VERSION into $JAEGER_DIR;" \
+      "install it from https://go.dev/dl/ and run this script again" >&2
+    return 1
+  fi
+  mkdir -p "$JAEGER_DIR"
+  local started=$SECONDS
+  echo "ci-install-tools: building Jaeger ($JAEGER_MODULE@$JAEGER_MODULE_VERSION) into $JAEGER_DIR (about 10 minutes on 2 cores, once)"
+  go mod download "$JAEGER_MODULE@$JAEGER_MODULE_VERSION"
+  local src
+  src="$(go env GOMODCACHE)/$JAEGER_MODULE@$JAEGER_MODULE_VERSION"
+  # Build to a temporary name and rename: an interrupted build never leaves a binary that looks finished.
+  (cd "$src" && GOFLAGS=-mod=mod go build -trimpath -o "$bin.partial" ./cmd/jaeger)
+  mv -f "$bin.partial" "$bin"
+  echo "ci-install-tools: built $bin in $((SECONDS - started)) s ($(du -h "$bin" | cut -f1))"
+}
 
-promtool --version | head -n 1
-prometheus --version | head -n 1
-docker-compose version --short
+# `ci-install-tools.sh jaeger` builds only Jaeger (no root needed); no argument installs everything.
+case "${1:-all}" in
+  jaeger) build_jaeger ;;
+  all)
+    build_jaeger
+    install_debian_packages
+    ;;
+  *)
+    echo "usage: $0 [jaeger]   (no argument: Jaeger, prometheus, promtool and docker-compose)" >&2
+    exit 2
+    ;;
+esac

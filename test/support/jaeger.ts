@@ -44,6 +44,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const JAEGER_CONFIG = join(ROOT, 'deploy/jaeger/jaeger.yaml');
 /** deploy/tail-sampling.yaml: the overlay that adds the tail-sampling pipeline (a second config). */
 export const TAIL_SAMPLING_CONFIG = join(ROOT, 'deploy/tail-sampling.yaml');
+/** deploy/jaeger/spm.yaml: the overlay for the Monitor tab (spanmetrics → Prometheus → query service). */
+export const SPM_CONFIG = join(ROOT, 'deploy/jaeger/spm.yaml');
 
 /**
  * Where the Jaeger binary is: `JAEGER_BIN`, else the cache scripts/ci-install-tools.sh builds into.
@@ -79,7 +81,7 @@ export function requireJaeger(ctx: SkippableContext, env: NodeJS.ProcessEnv = pr
   } catch {
     const note =
       `Jaeger not found at ${binary}. Build it with \`bash scripts/ci-install-tools.sh\` (needs Go; builds Jaeger` +
-      ` 2.13.0, module ${JAEGER_MODULE_VERSION}, once, in a few minutes) or point JAEGER_BIN at a Jaeger v2 binary.`;
+      ` 2.13.0, module ${JAEGER_MODULE_VERSION}, once, about 10 minutes on 2 cores) or point JAEGER_BIN at a Jaeger v2 binary.`;
     if (isCi(env)) throw new Error(`${note} CI must provide it: .ci/run runs scripts/ci-install-tools.sh first.`);
     console.warn(`[skipped] ${note}`);
     return ctx.skip(note);
@@ -154,6 +156,7 @@ export interface V3TraceSearch {
   /** Default: an hour ago to an hour from now. */
   readonly startTimeMin?: Date;
   readonly startTimeMax?: Date;
+  /** Default 1000. */
   readonly numTraces?: number;
 }
 
@@ -172,12 +175,21 @@ export interface RunningJaeger {
   findTraces(search: TraceSearch): Promise<JaegerTrace[]>;
   /** `/api/v3/traces?query.service_name=...`: the raw OTLP JSON body (`{ result: { resourceSpans } }`). */
   v3Traces(search: V3TraceSearch): Promise<unknown>;
+  /** GET any query-API path (e.g. `/api/metrics/calls?service=...`): the parsed JSON; throws on a non-2xx. */
+  api(path: string): Promise<unknown>;
   /** Polls `probe` until it returns something other than undefined/false; throws after `timeoutMs` (default 30 s). */
   waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number): Promise<T>;
   /** What Jaeger logged (the last 64 KiB), for failure messages. */
   logs(): string;
   /** SIGKILLs the process (a crash: no flush); its ports are free once this resolves. Safe to call twice. */
   kill(): Promise<void>;
+  /**
+   * SIGSTOPs the process: a hung Jaeger. Its ports still accept connections (the kernel queues them) but
+   * nothing answers until {@link RunningJaeger.resume}.
+   */
+  pause(): void;
+  /** SIGCONTs a paused process. */
+  resume(): void;
   /** Stops the process (SIGTERM, SIGKILL after 5 s). Safe to call twice, and after kill(). */
   stop(): Promise<void>;
 }
@@ -297,11 +309,13 @@ function running(child: ChildProcess, ports: JaegerPorts, log: { text: string })
         'query.service_name': search.service,
         'query.start_time_min': (search.startTimeMin ?? new Date(now - 3_600_000)).toISOString(),
         'query.start_time_max': (search.startTimeMax ?? new Date(now + 3_600_000)).toISOString(),
+        // Jaeger requires it (more than 0, less than the storage's max_traces).
+        'query.num_traces': String(search.numTraces ?? 1000),
       });
       if (search.operation !== undefined) query.set('query.operation_name', search.operation);
-      if (search.numTraces !== undefined) query.set('query.num_traces', String(search.numTraces));
       return get(`/api/v3/traces?${query.toString()}`);
     },
+    api: get,
     async waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       let lastError: unknown;
@@ -319,11 +333,18 @@ function running(child: ChildProcess, ports: JaegerPorts, log: { text: string })
     },
     logs: () => log.text,
     kill: () => stopChild(child, 'SIGKILL'),
+    pause: () => signal(child, 'SIGSTOP'),
+    resume: () => signal(child, 'SIGCONT'),
     stop() {
+      signal(child, 'SIGCONT'); // a stopped process acts on SIGTERM only once continued
       stopping ??= stopChild(child, 'SIGTERM');
       return stopping;
     },
   };
+}
+
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  if (child.exitCode === null && child.signalCode === null) child.kill(name);
 }
 
 async function stopChild(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {

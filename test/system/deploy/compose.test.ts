@@ -31,9 +31,11 @@ describe('docker-compose.yml, checked by the real docker-compose', () => {
     const mounted = [...result.stdout.matchAll(/^\s+(?:- |source: )(\/[^:\s]+)/gm)].map((m) => m[1] ?? '');
     expect(mounted.sort()).toEqual(
       [
+        join(root, 'deploy/jaeger/jaeger.yaml'),
         join(root, 'deploy/otel-collector.yaml'),
         join(root, 'deploy/prometheus/alerts.yml'),
         join(root, 'deploy/prometheus/prometheus.yml'),
+        join(root, 'deploy/tail-sampling.yaml'),
       ].sort(),
     );
     for (const path of mounted) await expect(readFile(path, 'utf8')).resolves.not.toBe('');
