@@ -112,6 +112,8 @@ export function recordedCalls(spans: readonly RecordedSpan[]): RecordedCall[] {
       attempt: typeof attempt === 'number' && Number.isSafeInteger(attempt) && attempt >= 1 ? attempt : 1,
     });
   }
-  // A stable sort: calls that started in the same clock tick keep the source's order (export order).
+  // A stable sort: calls that started in the same clock tick (the JS SDK's start times are whole
+  // milliseconds) keep the source's order, which differs between sources (a file keeps export order,
+  // Jaeger its own).
   return calls.sort((a, b) => (a.startNs === b.startNs ? 0 : a.startNs < b.startNs ? -1 : 1));
 }
