@@ -192,18 +192,21 @@ export class ToolCall<S = unknown> {
 
   /** Runs the before_tool phase for the requested tool. */
   before(args: ToolArgs, attempt = 1): HookDecision | Promise<HookDecision> {
-    return this.#phase('before_tool', this.toolName, args, undefined, 0, attempt);
+    return this.#phase('before_tool', this.toolName, args, attempt);
   }
 
   /** Runs the after_tool phase for the tool that ran, with its result. */
   after(args: ToolArgs, result: unknown, durationMs: number, attempt: number): HookDecision | Promise<HookDecision> {
-    return this.#phase('after_tool', this.effectiveToolName, args, result, durationMs, attempt);
+    this.#request.value = result;
+    this.#request.durationMs = durationMs;
+    return this.#phase('after_tool', this.effectiveToolName, args, attempt);
   }
 
   /** Runs the on_error phase; an Abort it decides carries the tool's error as its cause. */
   async onError(args: ToolArgs, error: unknown, attempt: number): Promise<HookDecision> {
     try {
-      return await this.#phase('on_error', this.effectiveToolName, args, error, 0, attempt);
+      this.#request.value = error;
+      return await this.#phase('on_error', this.effectiveToolName, args, attempt);
     } catch (abortError) {
       if (abortError instanceof HookAbortError && abortError.cause === undefined) {
         throw new HookAbortError(abortError.reason, abortError.sourceHook, { cause: error });
@@ -212,13 +215,15 @@ export class ToolCall<S = unknown> {
     }
   }
 
-  #phase(phase: Phase, toolName: string, args: ToolArgs, value: unknown, durationMs: number, attempt: number): HookDecision | Promise<HookDecision> {
+  /**
+   * Runs a phase with the call's one request object (phases run one after another, and an asynchronous
+   * phase reads it until it settles); after_tool and on_error set its value first.
+   */
+  #phase(phase: Phase, toolName: string, args: ToolArgs, attempt: number): HookDecision | Promise<HookDecision> {
     const request = this.#request;
     request.phase = phase;
     request.toolName = toolName;
     request.args = args;
-    request.value = value;
-    request.durationMs = durationMs;
     request.attempt = attempt;
     return this.#core.run(request);
   }

@@ -186,7 +186,7 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     run.errors?.push(failureRecord(entry.name, entry.mode, verdict.kind, verdict.error));
   }
   if (span !== undefined) recordEvent(span, core.capture, { type: 'decision', hook: entry, decision, durationMs });
-  const record = run.records === undefined ? undefined : hookRecord(entry.name, entry.mode, failed === undefined ? decision : undefined, durationMs, core.capture);
+  const record = run.records === undefined ? undefined : hookRecord(entry, failed === undefined ? decision : undefined, durationMs, core.capture);
   if (record !== undefined) run.records?.push(record);
 
   // An audit hook's decision is recorded above and nothing more: no first-wins, no shadowing, no Abort.

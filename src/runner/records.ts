@@ -12,13 +12,8 @@ import type { Capture } from '../telemetry/capture.js';
 export type OpenHookRecord = { -readonly [K in keyof PhaseHookRecord]: PhaseHookRecord[K] };
 
 /** The record of one invoked hook; `decision` undefined when the hook failed. */
-export function hookRecord(
-  hook: string,
-  mode: HookMode,
-  decision: HookDecision | undefined,
-  durationMs: number,
-  capture: Capture,
-): OpenHookRecord {
+export function hookRecord(entry: { readonly name: string; readonly mode: HookMode }, decision: HookDecision | undefined, durationMs: number, capture: Capture): OpenHookRecord {
+  const { name: hook, mode } = entry;
   if (decision === undefined) return { hook, decision: 'error', durationMs, mode };
   if (decision.kind === 'continue') return { hook, decision: 'continue', durationMs, mode };
   const record: OpenHookRecord = { hook, decision: decision.kind, reason: capture.limit(decision.reason), durationMs, mode };

@@ -15,6 +15,7 @@ import {
   ATTR_DECISION_HOOK,
   ATTR_DECISION_REASON,
   ATTR_DECISION_SHADOWED,
+  ATTR_HOOK_MODE,
   ATTR_DECISION_WINNER,
   ATTR_DECISIONS_SHADOWED,
   ATTR_ERROR_TYPE,
@@ -181,6 +182,8 @@ interface ExpectedTree {
   outcome: string;
   errorType?: string;
   statusMessage?: string;
+  /** Swallowed hook failures over the call (`toolhooks.hook.errors` on its span). */
+  hookErrors?: number;
   children: string[];
 }
 
@@ -189,7 +192,7 @@ const EXPECTED_TREES: readonly ExpectedTree[] = [
   { tool: 'cached', outcome: 'skipped', children: [SPAN_BEFORE_TOOL, SPAN_AFTER_TOOL] },
   { tool: 'rm', outcome: 'aborted', errorType: 'HookAbortError', statusMessage: 'destructive command', children: [SPAN_BEFORE_TOOL] },
   { tool: 'broken', outcome: 'failed', errorType: 'ToolFailure', statusMessage: 'disk on fire', children: [SPAN_BEFORE_TOOL, SPAN_EXECUTE, SPAN_ON_ERROR] },
-  { tool: 'lookup', outcome: 'completed', children: [SPAN_BEFORE_TOOL, SPAN_EXECUTE, SPAN_AFTER_TOOL] },
+  { tool: 'lookup', outcome: 'completed', hookErrors: 1, children: [SPAN_BEFORE_TOOL, SPAN_EXECUTE, SPAN_AFTER_TOOL] },
 ];
 const SPANS_PER_BATCH = EXPECTED_TREES.reduce((sum, tree) => sum + 1 + tree.children.length, 0);
 
@@ -215,6 +218,7 @@ function expectSpanTrees(spans: readonly ReceivedSpan[], prefix: string): { root
       [ATTR_REDIRECTED]: false,
       [ATTR_RETRIES]: 0,
       [ATTR_REEXECUTIONS]: 0,
+      [ATTR_HOOK_ERRORS]: expected.hookErrors ?? 0,
     };
     if (expected.errorType !== undefined) attributes[ATTR_ERROR_TYPE] = expected.errorType;
     expect(root.attributes).toEqual(attributes);
@@ -354,12 +358,19 @@ function expectMetrics(r: OtlpReceiver, batches: number): void {
   }
   const tool = (name: string, outcome: string, errorType?: string): string =>
     key({ [ATTR_GEN_AI_TOOL_NAME]: name, [ATTR_OUTCOME]: outcome, ...(errorType === undefined ? {} : { [ATTR_ERROR_TYPE]: errorType }) });
+  const timed = (name: string, outcome: string, errorType?: string): string =>
+    key({
+      [ATTR_GEN_AI_TOOL_NAME]: name,
+      [ATTR_GEN_AI_TOOL_TYPE]: 'function',
+      [ATTR_OUTCOME]: outcome,
+      ...(errorType === undefined ? {} : { [ATTR_ERROR_TYPE]: errorType }),
+    });
   expect(pointsByAttributes(duration)).toEqual({
-    [tool('search', 'completed')]: batches,
-    [tool('cached', 'skipped')]: batches,
-    [tool('rm', 'aborted', 'HookAbortError')]: batches,
-    [tool('broken', 'failed', 'ToolFailure')]: batches,
-    [tool('lookup', 'completed')]: batches,
+    [timed('search', 'completed')]: batches,
+    [timed('cached', 'skipped')]: batches,
+    [timed('rm', 'aborted', 'HookAbortError')]: batches,
+    [timed('broken', 'failed', 'ToolFailure')]: batches,
+    [timed('lookup', 'completed')]: batches,
   });
 
   const calls = r.latestMetric(METRIC_TOOL_CALLS);
@@ -379,6 +390,7 @@ function expectMetrics(r: OtlpReceiver, batches: number): void {
       [ATTR_DECISION]: kind,
       [ATTR_DECISION_SHADOWED]: shadowed,
       [ATTR_GEN_AI_TOOL_NAME]: toolName,
+      [ATTR_HOOK_MODE]: 'enforce',
     });
   const decisions = r.latestMetric(METRIC_HOOK_DECISIONS);
   expect(decisions).toMatchObject({ type: 'sum', unit: '{decision}', isMonotonic: true });
@@ -399,7 +411,7 @@ function expectMetrics(r: OtlpReceiver, batches: number): void {
   const errors = r.latestMetric(METRIC_HOOK_ERRORS);
   expect(errors).toMatchObject({ type: 'sum', unit: '{error}', isMonotonic: true });
   expect(pointsByAttributes(errors)).toEqual({
-    [key({ [ATTR_PHASE]: 'before_tool', [ATTR_HOOK_NAME]: 'crashy', [ATTR_HOOK_ERROR_KIND]: 'threw' })]: batches,
+    [key({ [ATTR_PHASE]: 'before_tool', [ATTR_HOOK_NAME]: 'crashy', [ATTR_HOOK_ERROR_KIND]: 'threw', [ATTR_HOOK_MODE]: 'enforce' })]: batches,
   });
 
   const hookDuration = r.latestMetric(METRIC_HOOK_DURATION);

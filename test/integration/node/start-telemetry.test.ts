@@ -487,7 +487,7 @@ function expectRoundTrip(r: OtlpReceiver, span: { traceId: string; spanId: strin
   expect(duration).toMatchObject({ unit: 's', type: 'histogram' });
   expect(duration?.dataPoints).toHaveLength(1);
   expect(duration?.dataPoints[0]).toMatchObject({
-    attributes: { 'gen_ai.tool.name': 'shell', 'toolhooks.outcome': 'aborted', 'error.type': 'HookAbortError' },
+    attributes: { 'gen_ai.tool.name': 'shell', 'gen_ai.tool.type': 'function', 'toolhooks.outcome': 'aborted', 'error.type': 'HookAbortError' },
     count: 1,
     sum: 0.12,
   });
@@ -500,11 +500,12 @@ function expectRoundTrip(r: OtlpReceiver, span: { traceId: string; spanId: strin
       'toolhooks.decision': 'redirect',
       'toolhooks.decision.shadowed': true,
       'gen_ai.tool.name': 'shell',
+      'toolhooks.hook.mode': 'enforce',
     },
     value: 1,
   });
   expect(points(r.latestMetric('toolhooks.hook.errors'))).toEqual([
-    { attributes: { 'toolhooks.phase': 'before_tool', 'toolhooks.hook.name': 'broken', 'toolhooks.hook.error.kind': 'threw' }, value: 1 },
+    { attributes: { 'toolhooks.phase': 'before_tool', 'toolhooks.hook.name': 'broken', 'toolhooks.hook.error.kind': 'threw', 'toolhooks.hook.mode': 'enforce' }, value: 1 },
   ]);
   expect(r.latestMetric('toolhooks.hook.duration')?.dataPoints).toHaveLength(4);
 
