@@ -54,9 +54,9 @@ export interface TreeSpanExporterOptions {
  *
  * @example
  * ```ts
- * import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+ * import { SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
  * import { TreeSpanExporter } from 'toolhooks/node';
- * const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new TreeSpanExporter())] });
+ * const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: new TreeSpanExporter() })] });
  * ```
  */
 export class TreeSpanExporter implements SpanExporter {

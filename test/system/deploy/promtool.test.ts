@@ -7,6 +7,7 @@ import {
   ATTR_DECISION,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_HOOK_ERROR_KIND,
+  ATTR_HOOK_MODE,
   ATTR_HOOK_NAME,
   ATTR_OUTCOME,
   ATTR_PHASE,
@@ -88,14 +89,14 @@ function withoutComments(yaml: string): string {
 describe('alert rules use the names toolhooks exports', () => {
   const exported = {
     metrics: new Set([METRIC_TOOL_CALLS, METRIC_HOOK_DECISIONS, METRIC_HOOK_ERRORS].map(prometheusCounter)),
-    labels: new Set([ATTR_GEN_AI_TOOL_NAME, ATTR_OUTCOME, ATTR_PHASE, ATTR_HOOK_NAME, ATTR_HOOK_ERROR_KIND, ATTR_DECISION].map(prometheusLabel)),
+    labels: new Set([ATTR_GEN_AI_TOOL_NAME, ATTR_OUTCOME, ATTR_PHASE, ATTR_HOOK_NAME, ATTR_HOOK_ERROR_KIND, ATTR_DECISION, ATTR_HOOK_MODE].map(prometheusLabel)),
   };
 
   it('every raw metric in alerts.yml is a translated toolhooks counter', async () => {
     const rules = withoutComments(await readFile(join(prometheusDir, 'alerts.yml'), 'utf8'));
     // Raw series are the names without a colon; recording-rule names (level:metric:ops) have colons.
     const used = new Set([...rules.matchAll(/(?<![:\w])(toolhooks_[a-z_]+_total)\b/g)].map((m) => m[1]));
-    expect([...used].sort()).toEqual([prometheusCounter(METRIC_HOOK_ERRORS), prometheusCounter(METRIC_TOOL_CALLS)].sort());
+    expect([...used].sort()).toEqual([prometheusCounter(METRIC_HOOK_DECISIONS), prometheusCounter(METRIC_HOOK_ERRORS), prometheusCounter(METRIC_TOOL_CALLS)].sort());
     for (const name of used) expect(exported.metrics).toContain(name);
   });
 
@@ -111,5 +112,6 @@ describe('alert rules use the names toolhooks exports', () => {
     expect(labels).toContain(prometheusLabel(ATTR_GEN_AI_TOOL_NAME));
     expect(labels).toContain(prometheusLabel(ATTR_OUTCOME));
     expect(labels).toContain(prometheusLabel(ATTR_HOOK_ERROR_KIND));
+    expect(labels).toContain(prometheusLabel(ATTR_HOOK_MODE));
   });
 });
