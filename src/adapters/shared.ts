@@ -6,7 +6,7 @@
 import { typeName } from '../describe.js';
 import type { RunnerCore } from '../runner/core.js';
 import { runnerCore } from '../runner/core.js';
-import { optionalCount } from '../validate.js';
+import { optionalCount, rejectUnknownOptions } from '../validate.js';
 import type { Executor } from '../flows/execute-tool.js';
 
 /** The runner's internals; a TypeError naming `runner` for anything that is not a HookRunner. */
@@ -33,12 +33,13 @@ export function readLimits(options: { maxRetries?: unknown; maxReexecutions?: un
   };
 }
 
-/** Checks an optional options object. */
-export function requireOptionsObject(value: unknown, where: string): Record<string, unknown> {
+/** Checks an optional options object; an option the adapter does not know is a TypeError naming it. */
+export function requireOptionsObject(value: unknown, where: string, known: readonly string[]): Record<string, unknown> {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new TypeError(`${where}: options must be an object, got ${typeName(value)}`);
   }
+  rejectUnknownOptions(value, known, `${where}: options`);
   return value as Record<string, unknown>;
 }
 

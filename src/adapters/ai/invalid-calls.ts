@@ -53,7 +53,7 @@ export function recordInvalidToolCalls<TOOLS extends ToolSet = ToolSet, S = unkn
 ): ToolCallRepairFunction<TOOLS> {
   const where = 'recordInvalidToolCalls';
   const core = requireRunner(runner, where);
-  const raw = requireOptionsObject(options, where);
+  const raw = requireOptionsObject(options, where, ['repair']);
   const repair = raw.repair;
   if (repair !== undefined && typeof repair !== 'function') {
     throw new TypeError(`${where}: options.repair must be a function, got ${typeName(repair)}`);

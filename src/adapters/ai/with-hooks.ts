@@ -11,7 +11,6 @@ import type { HookRunner } from '../../runner.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
-import { rejectUnknownOptions } from '../../validate.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import type { Sink } from './stream.js';
@@ -95,8 +94,7 @@ export function withHooks<T extends ToolSet, S = unknown>(tools: T, runner: Hook
     throw new TypeError(`${where}: tools must be an AI SDK tool set (an object of tools by name), got ${typeName(tools)}`);
   }
   const core = requireRunner<S>(runner, where);
-  const raw = requireOptionsObject(options, where);
-  rejectUnknownOptions(raw, ['state', 'abortRun', 'maxRetries', 'maxReexecutions'], `${where}: options`);
+  const raw = requireOptionsObject(options, where, ['state', 'abortRun', 'maxRetries', 'maxReexecutions']);
   if (raw.abortRun !== undefined && !(raw.abortRun instanceof AbortController)) {
     throw new TypeError(`${where}: options.abortRun must be an AbortController, got ${typeName(raw.abortRun)}`);
   }

@@ -72,7 +72,7 @@ interface Settings<S> {
 export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: ClaudeAgentHooksOptions<S>): ClaudeAgentHooks {
   const where = 'claudeAgentHooks';
   requireRunner(runner, where);
-  const raw = requireOptionsObject(options, where);
+  const raw = requireOptionsObject(options, where, ['state', 'tools', 'maxToolDurationMs']);
   const tools = raw.tools ?? [];
   if (!Array.isArray(tools) || !tools.every((name) => typeof name === 'string' && name !== '')) {
     throw new TypeError(`${where}: options.tools must be an array of tool names, got ${typeName(tools)}`);

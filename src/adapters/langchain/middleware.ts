@@ -68,7 +68,7 @@ type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall'
 export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?: ToolhooksMiddlewareOptions<S>): AgentMiddleware {
   const where = 'toolhooksMiddleware';
   requireRunner(runner, where);
-  const raw = requireOptionsObject(options, where);
+  const raw = requireOptionsObject(options, where, ['state', 'tools', 'name', 'maxRetries', 'maxReexecutions']);
   const name = raw.name ?? 'toolhooks';
   if (typeof name !== 'string' || name === '') throw new TypeError(`${where}: options.name must be a non-empty string, got ${typeName(name)}`);
   const limits: CallLimits = readLimits(raw, where);

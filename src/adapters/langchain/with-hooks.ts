@@ -63,7 +63,7 @@ export function withHooks<const T extends readonly object[], S = unknown>(tools:
   const where = 'withHooks';
   if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of LangChain tools, got ${typeName(tools)}`);
   requireRunner(runner, where);
-  const raw = requireOptionsObject(options, where);
+  const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions']);
   const originals = new Map<string, { tool: object; invoke: Invoke }>();
   (tools as readonly unknown[]).forEach((tool, index) => {
     const name = nameOf(tool, `${where}: tools[${index}]`);

@@ -5,6 +5,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { context as otelContext, propagation } from '@opentelemetry/api';
 import { typeName } from '../../describe.js';
+import { rejectUnknownOptions } from '../../validate.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner.js';
@@ -132,6 +133,7 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`${where}: options must be an object with the server's name ({ server: 'fs' }), got ${typeName(options)}`);
   }
+  rejectUnknownOptions(options, ['server', 'state', 'tools', 'maxRetries', 'maxReexecutions'], `${where}: options`);
   const server: unknown = options.server;
   if (typeof server !== 'string' || !SERVER_NAME.test(server)) {
     throw new TypeError(
