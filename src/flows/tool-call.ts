@@ -2,12 +2,17 @@
  * One tool call: its `execute_tool` span, its phases and executor runs, and how it ended. Every flow
  * and every adapter runs its calls through this class, so a call is recorded the same way whoever
  * makes it. Every telemetry step is guarded: a broken tracer never reaches the tool.
+ *
+ * It is one piece (about 330 lines) because the span, the phases and the executor runs share the
+ * call's state — whether it records, its counters, its outcome — and every path must end the call
+ * exactly once; split apart, no module could be read on its own to check that.
  * @internal
  */
 import type { Attributes, Span } from '@opentelemetry/api';
 import { INVALID_TRACEID, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { HookDecision, Skip } from '../decisions.js';
-import { errorClassName, errorMessage } from '../describe.js';
+import { errorMessage } from '../describe.js';
+import { errorTypeOf } from '../telemetry/error-type.js';
 import { HookAbortError } from '../errors.js';
 import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
@@ -30,29 +35,11 @@ import {
   ATTR_REEXECUTIONS,
   ATTR_RETRIES,
   ATTR_TOOL_EFFECTIVE_NAME,
-  ERROR_TYPE_OTHER,
   GEN_AI_OPERATION_EXECUTE_TOOL,
   GEN_AI_TOOL_TYPE_FUNCTION,
   SPAN_EXECUTE,
   SPAN_EXECUTE_TOOL_PREFIX,
 } from '../telemetry/semconv.js';
-
-/**
- * An error that names its own `error.type` (an MCP result with `isError` is `tool_error`), read
- * before the class name.
- */
-export const ERROR_TYPE = Symbol('toolhooks.errorType');
-
-/** `error.type` of anything thrown: its own ERROR_TYPE, `HookAbortError` or the error's class name, else `_OTHER`. */
-export function errorTypeOf(error: unknown): string {
-  try {
-    const own = error !== null && typeof error === 'object' ? (error as { [ERROR_TYPE]?: unknown })[ERROR_TYPE] : undefined;
-    if (typeof own === 'string') return own;
-  } catch {
-    // a hostile error object: fall back to its class
-  }
-  return errorClassName(error) ?? ERROR_TYPE_OTHER;
-}
 
 /** What a call is about; one object, built by the flow or adapter that makes the call. */
 export interface CallSpec<S> {
