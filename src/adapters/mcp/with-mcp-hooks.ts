@@ -2,8 +2,6 @@
  * withMcpHooks: an MCP client whose `callTool` runs through executeTool, so hook decisions take
  * effect on MCP tool calls and every call gets its `execute_tool mcp__<server>__<tool>` span.
  */
-import type { Attributes } from '@opentelemetry/api';
-import { context as otelContext, propagation } from '@opentelemetry/api';
 import { typeName } from '../../describe.js';
 import { rejectUnknownOptions } from '../../validate.js';
 import { isPlainObject } from '../../decisions.js';
@@ -12,11 +10,10 @@ import type { HookRunner } from '../../runner.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import { reportTelemetryFailure } from '../../telemetry/failures.js';
-import { ATTR_MCP_METHOD_NAME, ATTR_MCP_SESSION_ID, MCP_METHOD_TOOLS_CALL } from '../../telemetry/semconv.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireRunner, toText } from '../shared.js';
 import { McpToolError } from './tool-error.js';
+import { callAttributes, withTraceContext } from './telemetry.js';
 
 /**
  * The `params` of an MCP `tools/call` request, as far as the adapter reads them; other fields
@@ -278,40 +275,6 @@ async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest:
     // onError let an isError result stand: MCP reports tool failures as results, so return it.
     if (error instanceof McpToolError && serverErrors.has(error)) return error.result;
     throw error;
-  }
-}
-
-/** The MCP attributes of the execute_tool span: the method, and the session when the transport has one. */
-function callAttributes(client: McpClientLike): Attributes {
-  const attributes: Attributes = { [ATTR_MCP_METHOD_NAME]: MCP_METHOD_TOOLS_CALL };
-  try {
-    // Streamable HTTP has a session id once initialized; stdio and in-memory transports have none.
-    const transport: unknown = Reflect.get(client, 'transport', client);
-    const sessionId: unknown = transport !== null && typeof transport === 'object' ? (transport as { sessionId?: unknown }).sessionId : undefined;
-    if (typeof sessionId === 'string' && sessionId.length > 0) attributes[ATTR_MCP_SESSION_ID] = sessionId;
-  } catch (error) {
-    reportTelemetryFailure('mcp.session.id', error);
-  }
-  return attributes;
-}
-
-/**
- * The request's `_meta` with the active trace context (W3C `traceparent`, `tracestate`, through the
- * global propagator) added to the caller's fields. A caller who set any of those fields propagates
- * its own context: its `_meta` is sent as it is. Never throws; undefined when there is nothing to send.
- */
-function withTraceContext(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  try {
-    const carrier: Record<string, string> = {};
-    propagation.inject(otelContext.active(), carrier);
-    const keys = Object.keys(carrier);
-    if (keys.length === 0 || (meta !== undefined && keys.some((key) => Object.prototype.hasOwnProperty.call(meta, key)))) return meta;
-    const traced: Record<string, unknown> = { ...meta };
-    for (const key of keys) Object.defineProperty(traced, key, { value: carrier[key], enumerable: true, writable: true, configurable: true });
-    return traced;
-  } catch (error) {
-    reportTelemetryFailure('mcp trace context', error);
-    return meta;
   }
 }
 
