@@ -46,16 +46,18 @@ export function optionalString(value: unknown, what: string): string | undefined
  */
 export function rejectUnknownOptions(
   options: object,
-  known: readonly string[],
+  known: readonly string[] | ReadonlySet<string>,
   where: string,
   hints: Readonly<Record<string, string>> = {},
 ): void {
-  for (const key of Object.keys(options)) {
-    if (known.includes(key)) continue;
-    const hint = Object.prototype.hasOwnProperty.call(hints, key) ? hints[key] : closest(key, known);
+  // for…in, not Object.keys: no array per call (options objects are plain, so no inherited keys).
+  for (const key in options) {
+    if (Array.isArray(known) ? known.includes(key) : (known as ReadonlySet<string>).has(key)) continue;
+    const names = [...known];
+    const hint = Object.prototype.hasOwnProperty.call(hints, key) ? hints[key] : closest(key, names);
     throw new TypeError(
       `${where}: unknown option ${JSON.stringify(key)}` +
-        (hint === undefined ? `; the options are ${known.join(', ')}` : `; did you mean ${JSON.stringify(hint)}?`),
+        (hint === undefined ? `; the options are ${names.join(', ')}` : `; did you mean ${JSON.stringify(hint)}?`),
     );
   }
 }

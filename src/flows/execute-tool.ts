@@ -3,6 +3,7 @@
  * the decision loop every flow and adapter runs a call through (`runToolCall`).
  * What each decision does: docs/flows.md.
  */
+import type { Span } from '@opentelemetry/api';
 import type { Redirect } from '../decisions.js';
 import { mergeArgs } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
@@ -62,7 +63,7 @@ export interface ExecuteToolOptions<S = unknown> {
   signal?: AbortSignal;
 }
 
-const OPTIONS = [
+const OPTIONS: ReadonlySet<string> = new Set([
   'hooks',
   'toolName',
   'args',
@@ -75,7 +76,7 @@ const OPTIONS = [
   'maxReexecutions',
   'maxRetries',
   'signal',
-] as const;
+]);
 
 /**
  * Runs one tool call through the hooks inside an `execute_tool {toolName}` span:
@@ -198,9 +199,15 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
       const executor = toolName === plan.toolName ? plan.execute : (plan.resolveTool(toolName) ?? plan.execute);
       const started = timed ? performance.now() : 0;
       let result: unknown;
+      let span: Span | undefined;
       try {
-        result = await call.execute(toolName, attempt, executor, args, executorContext(toolName, attempt, plan.signal));
+        // Started and settled here, in this one async frame: a call costs no promise of its own.
+        const run = call.startExecute(toolName, attempt, executor, args, executorContext(toolName, attempt, plan.signal));
+        span = run.span;
+        result = await run.result;
+        call.endExecute(span);
       } catch (error) {
+        call.failExecute(span, error);
         if (error instanceof HookAbortError) throw error;
         const decision = await call.onError(args, error, attempt);
         if (decision.kind === 'skip') {

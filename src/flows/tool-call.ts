@@ -8,7 +8,7 @@
  * exactly once; split apart, no module could be read on its own to check that.
  * @internal
  */
-import type { Attributes, Span } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { INVALID_TRACEID, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { HookDecision, Skip } from '../decisions.js';
 import { errorMessage } from '../describe.js';
@@ -132,7 +132,11 @@ export class ToolCall<S = unknown> {
     // Under a parent the app's sampler dropped (the agent's sampled-out request), a child span could only
     // be dropped too — or, with a sampler that is not parent-based, recorded without its parent. So none
     // is started: the parent stays active and passes its decision on to the hooks' and the tool's spans.
-    const span = underDroppedParent() ? undefined : startSpanSafely(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, this.#startAttributes(spec));
+    const parent = activeContext();
+    const span =
+      parent !== undefined && underDroppedParent(parent)
+        ? undefined
+        : startSpanSafely(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, this.#startAttributes(spec), parent);
     let recording = false;
     let active: Span | undefined;
     try {
@@ -247,27 +251,47 @@ export class ToolCall<S = unknown> {
 
   /**
    * Runs the executor once, `run(a, b)`, under a `toolhooks.execute` span; the tool's own spans nest
-   * under it. Returns what the executor returns (a value or a promise) and throws what it throws.
+   * under it. Returns what the executor returns (a value or a promise, not awaited) and throws what it
+   * throws synchronously; the caller settles it and ends the run with {@link endExecute} or
+   * {@link failExecute}, in its own async frame (one frame less per call than awaiting here).
    */
-  execute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): unknown {
+  startExecute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): { readonly span: Span | undefined; readonly result: unknown } {
     const span = this.#span === undefined ? undefined : startSpanSafely(this.#core.tracer, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
-    if (span === undefined) return run(a, b);
-    return this.#executeInSpan(span, run, a, b);
+    if (span === undefined) return { span, result: run(a, b) };
+    try {
+      return { span, result: context.with(trace.setSpan(context.active(), span), run, undefined, a, b) };
+    } catch (error) {
+      this.failExecute(span, error);
+      throw error;
+    }
   }
 
-  async #executeInSpan<A, B>(span: Span, run: (a: A, b: B) => unknown, a: A, b: B): Promise<unknown> {
+  /** Ends an executor run's span after the executor's result settled. */
+  endExecute(span: Span | undefined): void {
+    if (span !== undefined) endSpan(span);
+  }
+
+  /** Ends an executor run's span after the executor threw: `error.type` and status ERROR. */
+  failExecute(span: Span | undefined, error: unknown): void {
+    if (span === undefined) return;
     try {
-      const result = await context.with(trace.setSpan(context.active(), span), run, undefined, a, b);
-      endSpan(span);
+      span.setAttribute(ATTR_ERROR_TYPE, errorTypeOf(error));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: this.#core.capture.limit(errorMessage(error)) });
+    } catch (failure) {
+      reportTelemetryFailure('toolhooks.execute status', failure);
+    }
+    endSpan(span);
+  }
+
+  /** Runs the executor once under its span and settles it: the whole run, for flows with their own loop. */
+  async execute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): Promise<unknown> {
+    const started = this.startExecute(toolName, attempt, run, a, b);
+    try {
+      const result = await started.result;
+      this.endExecute(started.span);
       return result;
     } catch (error) {
-      try {
-        span.setAttribute(ATTR_ERROR_TYPE, errorTypeOf(error));
-        span.setStatus({ code: SpanStatusCode.ERROR, message: this.#core.capture.limit(errorMessage(error)) });
-      } catch (failure) {
-        reportTelemetryFailure('toolhooks.execute status', failure);
-      }
-      endSpan(span);
+      this.failExecute(started.span, error);
       throw error;
     }
   }
@@ -319,11 +343,21 @@ export class ToolCall<S = unknown> {
   }
 }
 
-/** Whether the active span is one the app's sampler dropped (valid, not recording). Never throws. */
-function underDroppedParent(): boolean {
+/** The active context, read once per call (and handed to the tracer); undefined when the context API throws. */
+function activeContext(): Context | undefined {
   try {
-    const parent = trace.getActiveSpan();
-    return parent !== undefined && !parent.isRecording() && parent.spanContext().traceId !== INVALID_TRACEID;
+    return context.active();
+  } catch (error) {
+    reportTelemetryFailure('context.active', error);
+    return undefined;
+  }
+}
+
+/** Whether the context's span is one the app's sampler dropped (valid, not recording). Never throws. */
+function underDroppedParent(parent: Context): boolean {
+  try {
+    const span = trace.getSpan(parent);
+    return span !== undefined && !span.isRecording() && span.spanContext().traceId !== INVALID_TRACEID;
   } catch {
     return false;
   }

@@ -4,7 +4,7 @@
  * that the phase and call spans share.
  * @internal
  */
-import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import { SpanKind } from '@opentelemetry/api';
 import { FailureCounter } from './warn-once.js';
 
@@ -25,9 +25,9 @@ export function telemetryFailureCount(): number {
  * A span that does not record (sampled out) is still returned: made active, it passes its sampling
  * decision on to the spans started under it.
  */
-export function startSpanSafely(tracer: Tracer, name: string, attributes: Attributes): Span | undefined {
+export function startSpanSafely(tracer: Tracer, name: string, attributes: Attributes, parent?: Context): Span | undefined {
   try {
-    return tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
+    return tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
   } catch (error) {
     reportTelemetryFailure('startSpan', error);
     return undefined;

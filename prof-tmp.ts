@@ -1,0 +1,18 @@
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+const root = process.argv[2]!;
+const lib = await import(`${root}/src/index.ts`);
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+const exporter = { export: (_s: unknown, cb: (r: { code: number }) => void) => cb({ code: 0 }), shutdown: async () => {} };
+const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter as never)] });
+trace.setGlobalTracerProvider(provider);
+const decision = lib.redirect({ newArgs: { limit: 10 }, reason: 'cap' });
+const hooks = new lib.HookRunner([{ name: 'h0', beforeTool: (_t: string, a: Record<string, unknown>) => (Number(a.limit) > 10 ? decision : undefined) }, { name: 'h1', beforeTool: () => undefined }]);
+const tool = async (a: Record<string, unknown>) => ({ ok: a.limit });
+const call = () => lib.executeTool({ hooks, toolName: 'search', args: { limit: 50 }, execute: tool, callId: 'c1' });
+for (let i = 0; i < 50000; i++) await call();
+const N = 200000;
+const t0 = performance.now();
+for (let i = 0; i < N; i++) await call();
+console.log(root, ((performance.now() - t0) * 1000 / N).toFixed(2), 'µs/call');
