@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
  * - system: test/system/; the packed tarball installed into a temporary project, real programs
  *   (prometheus, promtool, docker-compose), soaks, load and exporter fault suites.
  * test/support/ holds the helpers the three share; it has no tests of its own.
+ * `vitest run` runs the projects one after the other (groupOrder), fastest first, so a broken unit test
+ * shows in seconds and the timing-sensitive system suites never share the machine with the other two.
  */
 export default defineConfig({
   test: {
@@ -17,9 +19,9 @@ export default defineConfig({
     execArgv: ['--disable-warning=TOOLHOOKS_HOOK_FAILED'],
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
-      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], sequence: { groupOrder: 2 } } },
     ],
   },
 });
