@@ -7,11 +7,10 @@
  */
 import type { Context } from '@opentelemetry/api';
 import { TraceFlags } from '@opentelemetry/api';
-import { ExportResultCode } from '@opentelemetry/core';
-import { ConsoleSpanExporter } from '@opentelemetry/sdk-trace';
-import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { reportTelemetryFailure } from '../telemetry/failures.js';
 import { stdoutFlushed } from './stdout.js';
+import { ConsoleSpanExporter, ExportResultCode } from './sdk-parts.js';
+import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from './sdk-parts.js';
 import { TreeSpanExporter } from './tree-exporter.js';
 
 /** How spans are printed: `true` one object per span, `'tree'` one indented tree per trace. */

@@ -11,9 +11,9 @@
  * @internal
  */
 import { diag } from '@opentelemetry/api';
-import { ExportResultCode } from '@opentelemetry/core';
-import type { ExportResult } from '@opentelemetry/core';
 import { diagSafe } from '../telemetry/capture.js';
+import { ExportResultCode } from './sdk-parts.js';
+import type { ExportResult } from './sdk-parts.js';
 
 /** What a signal lost in an outage still open at shutdown: for the one-line shutdown report. */
 export interface OutstandingDrops {

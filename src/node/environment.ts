@@ -5,7 +5,7 @@
  * and what must fail loudly when wrong, is read here.
  * @internal
  */
-import { getNumberFromEnv, getStringFromEnv } from '@opentelemetry/core';
+import { getNumberFromEnv, getStringFromEnv } from './sdk-parts.js';
 
 /**
  * The OTLP/HTTP encodings startTelemetry can export with.

@@ -10,12 +10,6 @@ import { OTLPMetricExporter as OTLPMetricExporterJson } from '@opentelemetry/exp
 import { OTLPMetricExporter as OTLPMetricExporterProto } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { OTLPTraceExporter as OTLPTraceExporterJson } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OTLPTraceExporterProto } from '@opentelemetry/exporter-trace-otlp-proto';
-import { BatchLogRecordProcessor } from '@opentelemetry/sdk-logs';
-import type { LogRecordExporter, LogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import type { IMetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
-import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { ConsoleSpanProcessor } from './console-exporter.js';
 import { DropReporter } from './drop-reporter.js';
 import {
@@ -31,6 +25,8 @@ import type { CheckedOptions } from './options.js';
 import { GatedLogRecordProcessor, GatedSpanProcessor, QueueGate } from './queue-gate.js';
 import { ReportingLogRecordExporter, ReportingMetricExporter, ReportingSpanExporter } from './reporting-exporters.js';
 import type { ReportingParts } from './reporting-exporters.js';
+import { BatchLogRecordProcessor, BatchSpanProcessor, PeriodicExportingMetricReader } from './sdk-parts.js';
+import type { IMetricReader, LogRecordExporter, LogRecordProcessor, PushMetricExporter, SpanExporter, SpanProcessor } from './sdk-parts.js';
 
 /** One signal's OTLP export, as the shutdown needs it. */
 export interface SignalExport {
@@ -50,6 +46,17 @@ export interface Pipelines {
   readonly logRecordProcessors: LogRecordProcessor[];
   readonly exports: SignalExport[];
 }
+
+/**
+ * The batch span processor's own defaults, given in full: the processor taken from sdk-node's re-exports
+ * reads OTEL_BSP_* for any setting left out, including values batchSpanSettings() ignores as not positive.
+ */
+const SPAN_BATCH_DEFAULTS = {
+  maxQueueSize: DEFAULT_MAX_QUEUE_SIZE,
+  maxExportBatchSize: 512,
+  scheduledDelayMillis: 5_000,
+  exportTimeoutMillis: 30_000,
+} as const;
 
 /** Each signal's name and unit in drop reports. */
 const SIGNAL_NAMES: Readonly<Record<keyof SignalPlans, readonly [string, string]>> = {
@@ -108,7 +115,7 @@ export function buildPipelines(
     const maxQueueSize = settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
     const build = (timeout?: number): SpanExporter => traceExporter(plans.traces, headers, timeout);
     const { exporter, gate } = reported('traces', build, (parts) => new ReportingSpanExporter(parts), maxQueueSize);
-    spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor({ exporter, ...settings }), gate)];
+    spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor(exporter, { ...SPAN_BATCH_DEFAULTS, ...settings }), gate)];
   }
 
   const metricReaders: IMetricReader[] = [];

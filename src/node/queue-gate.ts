@@ -6,9 +6,8 @@
  */
 import type { Context } from '@opentelemetry/api';
 import { TraceFlags } from '@opentelemetry/api';
-import type { LogRecordProcessor, ReadWriteLogRecord } from '@opentelemetry/sdk-logs';
-import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { DropReporter } from './drop-reporter.js';
+import type { LogRecordProcessor, ReadableSpan, ReadWriteLogRecord, Span, SpanProcessor } from './sdk-parts.js';
 
 /**
  * Keeps a batch processor's queue limit in front of it: counts what the processor holds (accepted, not yet

@@ -6,14 +6,20 @@
  * exporters' full retry timeout (10 s by default).
  * @internal
  */
-import { ExportResultCode } from '@opentelemetry/core';
-import type { ExportResult } from '@opentelemetry/core';
-import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
-import { AggregationTemporality, AggregationType } from '@opentelemetry/sdk-metrics';
-import type { AggregationOption, InstrumentType, PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { DropReporter } from './drop-reporter.js';
 import type { QueueGate } from './queue-gate.js';
+import { AggregationTemporality, AggregationType, ExportResultCode } from './sdk-parts.js';
+import type {
+  AggregationOption,
+  ExportResult,
+  InstrumentType,
+  LogRecordExporter,
+  PushMetricExporter,
+  ReadableLogRecord,
+  ReadableSpan,
+  ResourceMetrics,
+  SpanExporter,
+} from './sdk-parts.js';
 
 interface Exporter<T> {
   export(items: T, resultCallback: (result: ExportResult) => void): void;

@@ -7,7 +7,6 @@
 import { diag, metrics } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
 import { logs } from '@opentelemetry/api-logs';
-import { getBooleanFromEnv } from '@opentelemetry/core';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
 import { planSignal } from './environment.js';
@@ -19,6 +18,7 @@ import { checkOptions } from './options.js';
 import type { CheckedOptions, StartTelemetryOptions } from './options.js';
 import { servePrometheus } from './prometheus.js';
 import type { PrometheusEndpoint } from './prometheus.js';
+import { getBooleanFromEnv } from './sdk-parts.js';
 
 let running: { readonly handle: TelemetryHandle; readonly tracerProvider: TracerProvider } | undefined;
 let existingReported = false;

@@ -6,9 +6,6 @@
  * breaks and colours reach the terminal.
  */
 import type { HrTime } from '@opentelemetry/api';
-import type { ExportResult } from '@opentelemetry/core';
-import { ExportResultCode } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import {
   ATTR_ATTEMPT,
   ATTR_DECISION,
@@ -38,6 +35,8 @@ import {
   SPAN_EXECUTE,
 } from '../telemetry/semconv.js';
 import { escapeControlCharacters } from '../telemetry/capture.js';
+import { ExportResultCode } from './sdk-parts.js';
+import type { ExportResult, ReadableSpan, SpanExporter } from './sdk-parts.js';
 import { stdoutFlushed } from './stdout.js';
 
 /** Options of a {@link TreeSpanExporter}. */
