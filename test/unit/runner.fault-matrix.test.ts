@@ -1,6 +1,6 @@
 /**
  * The hook fault matrix (issue 6): every way a hook can misbehave × both failure modes × the three
- * phases, each through executeTool, checked for what SPEC §2/§3 and docs/flows.md promise:
+ * phases, each through executeTool, checked for what docs/protocol.md and docs/flows.md promise:
  * - fail-open: the call proceeds as if the hook had returned Continue;
  * - fail-closed: HookAbortError(`hook <name> failed: <message>`, sourceHook, cause = the hook's error);
  * - an observer (`onEvent`) that throws never changes the result, in either mode;
@@ -296,7 +296,7 @@ describe('hook fault matrix: {fault} × {fail-open, fail-closed} × {phase}, thr
       (error: unknown) => ({ ok: false as const, error }),
     );
 
-    // The result: SPEC §2.3 (swallowed → Continue, or Abort when closed) and §3 (what Continue means per phase).
+    // The result: docs/protocol.md (swallowed → Continue, or Abort when closed) and §3 (what Continue means per phase).
     const aborts = mode === 'closed' && !fault.observer;
     if (aborts) {
       expect(settled.ok).toBe(false);

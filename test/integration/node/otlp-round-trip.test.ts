@@ -3,7 +3,7 @@
  * the runner, the flows, `MetricsHook` and `LoggingHook`, configured only through OTEL_* variables, and
  * exports to an OtlpReceiver on 127.0.0.1 which decodes the payloads with the official OTLP schema. The
  * assertions are what a user would check in Jaeger, Prometheus and a log backend: the span trees with
- * their events, every SPEC §4 metric with its attributes and counts, the log records joined to their spans.
+ * their events, every metric of docs/telemetry.md with its attributes and counts, the log records joined to their spans.
  */
 import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
@@ -341,7 +341,7 @@ function key(attributes: Record<string, string | boolean>): string {
     .join(',');
 }
 
-/** Every SPEC §4 metric after `batches` runs of the five calls (the metrics are cumulative). */
+/** Every metric of docs/telemetry.md after `batches` runs of the five calls (the metrics are cumulative). */
 function expectMetrics(r: OtlpReceiver, batches: number): void {
   const duration = r.latestMetric(METRIC_TOOL_DURATION);
   expect(duration).toMatchObject({
@@ -494,7 +494,7 @@ function recoveredCount(report: readonly Report[], signal: string): number {
 }
 
 describe.each(PROTOCOLS)('OTLP round trip from a child process over $protocol', ({ protocol, contentType, encoding }) => {
-  it('exports the span trees, every §4 metric and the linked log records of completed, skipped, aborted, failed and crashing-hook calls', async () => {
+  it('exports the span trees, every documented metric and the linked log records of completed, skipped, aborted, failed and crashing-hook calls', async () => {
     receiver = await OtlpReceiver.start();
     const app = startApp({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTLP_APP_SCENARIO: 'round-trip' });
     expect(await app.exited).toBe(0);

@@ -472,7 +472,7 @@ describe('startTelemetry: a collector that fails', () => {
   });
 });
 
-/** What recordToolCall() produced, as decoded from the receiver: the span, the §4 metrics, the log records. */
+/** What recordToolCall() produced, as decoded from the receiver: the span, the documented metrics, the log records. */
 function expectRoundTrip(r: OtlpReceiver, span: { traceId: string; spanId: string }, serviceName: string): void {
   const [exported, ...others] = r.spans();
   expect(others).toEqual([]);

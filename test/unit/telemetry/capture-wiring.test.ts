@@ -13,7 +13,7 @@ import { createTestTracing, eventsOf } from '../../support/tracing.js';
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
-describe('capture wiring (SPEC §5)', () => {
+describe('capture wiring (docs/protocol.md)', () => {
   const args = { query: 'weather', config: { password: 'hunter2', apiKey: 'sk-123' } };
 
   it('records redacted arguments, results and redirect args when capture is on', async () => {
