@@ -94,7 +94,7 @@ build_jaeger() {
   fi
   mkdir -p "$JAEGER_DIR"
   local started=$SECONDS
-  echo "ci-install-tools: building Jaeger ($JAEGER_MODULE@$JAEGER_MODULE_VERSION) into $JAEGER_DIR (about 10 minutes on 2 cores, once)"
+  echo "ci-install-tools: building Jaeger ($JAEGER_MODULE@$JAEGER_MODULE_VERSION) into $JAEGER_DIR (3 to 10 minutes on 2 cores, once)"
   go mod download "$JAEGER_MODULE@$JAEGER_MODULE_VERSION"
   local src
   src="$(go env GOMODCACHE)/$JAEGER_MODULE@$JAEGER_MODULE_VERSION"

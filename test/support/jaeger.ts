@@ -81,7 +81,7 @@ export function requireJaeger(ctx: SkippableContext, env: NodeJS.ProcessEnv = pr
   } catch {
     const note =
       `Jaeger not found at ${binary}. Build it with \`bash scripts/ci-install-tools.sh\` (needs Go; builds Jaeger` +
-      ` 2.13.0, module ${JAEGER_MODULE_VERSION}, once, about 10 minutes on 2 cores) or point JAEGER_BIN at a Jaeger v2 binary.`;
+      ` 2.13.0, module ${JAEGER_MODULE_VERSION}, once, 3 to 10 minutes on 2 cores) or point JAEGER_BIN at a Jaeger v2 binary.`;
     if (isCi(env)) throw new Error(`${note} CI must provide it: .ci/run runs scripts/ci-install-tools.sh first.`);
     console.warn(`[skipped] ${note}`);
     return ctx.skip(note);
