@@ -28,12 +28,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isCi, type SkippableContext } from './programs.js';
+import { freePorts } from './ports.js';
 
 /** The Jaeger Go module version the project builds and tests against (Jaeger 2.13.0). */
 export const JAEGER_MODULE_VERSION = 'v1.76.0';
@@ -208,7 +208,7 @@ export async function startJaeger(options: JaegerOptions = {}): Promise<RunningJ
   const binary = options.binary ?? jaegerBinary();
   // Free ports can be taken between choosing and binding them; choose again then (not for fixed ports).
   for (let attempt = 1; ; attempt += 1) {
-    const ports = options.ports ?? (await freePorts());
+    const ports = options.ports ?? (await jaegerPorts());
     try {
       return await launch(binary, options, ports);
     } catch (error) {
@@ -358,24 +358,9 @@ async function stopChild(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Pr
   }
 }
 
-/** Six ports that were free a moment ago on 127.0.0.1, all different (held together while choosing). */
-async function freePorts(): Promise<JaegerPorts> {
-  const servers = await Promise.all(
-    Array.from({ length: 6 }, async () => {
-      const server = createServer();
-      await new Promise<void>((done, fail) => {
-        server.once('error', fail);
-        server.listen(0, '127.0.0.1', done);
-      });
-      return server;
-    }),
-  );
-  const [otlpGrpc, otlpHttp, queryHttp, queryGrpc, health, metrics] = servers.map((server) => {
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('no port from listen(0)');
-    return address.port;
-  }) as [number, number, number, number, number, number];
-  await Promise.all(servers.map((server) => new Promise<void>((done) => server.close(() => done()))));
+/** Six ports that were free a moment ago on 127.0.0.1, all different. */
+async function jaegerPorts(): Promise<JaegerPorts> {
+  const [otlpGrpc, otlpHttp, queryHttp, queryGrpc, health, metrics] = (await freePorts(6)) as [number, number, number, number, number, number];
   return { otlpGrpc, otlpHttp, queryHttp, queryGrpc, health, metrics };
 }
 

@@ -447,22 +447,3 @@ export class OtlpReceiver {
   }
 }
 
-/**
- * A port on 127.0.0.1 that was free a moment ago (nothing listens on it when this resolves), e.g. for a
- * Prometheus endpoint a test starts.
- *
- * @example
- * ```ts
- * await startTelemetry({ prometheus: { port: await freePort() } });
- * ```
- */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

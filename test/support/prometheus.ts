@@ -21,11 +21,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { findProgram } from './programs.js';
+import { freePort } from './ports.js';
 
 /** Options of {@link startPrometheus}. */
 export interface PrometheusOptions {
@@ -114,19 +114,6 @@ function configFor(target: string, metricsPath: string, rulesFile: string | unde
     scrape_configs: [{ job_name: 'toolhooks', metrics_path: metricsPath, static_configs: [{ targets: [target] }] }],
   };
   return `${JSON.stringify(config, null, 2)}\n`;
-}
-
-/** A port that was free a moment ago on 127.0.0.1 (Prometheus binds it next; see the retry in start). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', done);
-  });
-  const address = server.address();
-  await new Promise<void>((done) => server.close(() => done()));
-  if (address === null || typeof address === 'string') throw new Error('could not get a free port');
-  return address.port;
 }
 
 interface Started {

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../support/otlp-receiver.js';
+import { freePort } from '../../support/ports.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./fixtures/preload.ts', import.meta.url));

@@ -10,7 +10,8 @@ import { LoggingHook, MetricsHook, otelDestination } from '../../../src/hooks/in
 import { startTelemetry } from '../../../src/node/index.js';
 import type { TelemetryHandle } from '../../../src/node/index.js';
 import { busyPhase, toolEvent } from '../../support/events.js';
-import { freePort, OtlpReceiver } from '../../support/otlp-receiver.js';
+import { OtlpReceiver } from '../../support/otlp-receiver.js';
+import { freePort } from '../../support/ports.js';
 import type { ReceivedMetric } from '../../support/otlp-receiver.js';
 
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();

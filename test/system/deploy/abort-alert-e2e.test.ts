@@ -6,23 +6,15 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requirePrograms } from '../../support/programs.js';
 import type { PrometheusAlert, RunningPrometheus } from '../../support/prometheus.js';
 import { startPrometheus } from '../../support/prometheus.js';
+import { freePort } from '../../support/ports.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 const isAbortAlert = (alert: PrometheusAlert): boolean => alert.labels['alertname'] === 'ToolhooksAbortRateHigh';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 let app: ChildProcessWithoutNullStreams | undefined;
 let prometheus: RunningPrometheus | undefined;

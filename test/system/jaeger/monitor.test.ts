@@ -3,12 +3,12 @@
  * spans into metrics, the real Prometheus scrapes them, and Jaeger's metrics API (what the Monitor tab
  * calls) answers rate, errors and duration per `execute_tool` operation from Prometheus.
  */
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { JAEGER_CONFIG, SPM_CONFIG, requireJaeger, startJaeger, type RunningJaeger } from '../../support/jaeger.js';
 import { requirePrograms } from '../../support/programs.js';
 import { startPrometheus, type RunningPrometheus } from '../../support/prometheus.js';
 import { CALLS, startApp } from './fixtures/app-driver.js';
+import { freePort } from '../../support/ports.js';
 
 const SERVICE = 'toolhooks-monitor-fixture';
 
@@ -25,18 +25,6 @@ function peak(family: MetricFamily, operation: string): number | undefined {
   const series = family.metrics?.find((m) => m.labels.some((l) => l.name === 'operation' && l.value === operation));
   const values = (series?.metricPoints ?? []).map((p) => p.gaugeValue?.doubleValue).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   return values.length === 0 ? undefined : Math.max(...values);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', done);
-  });
-  const address = server.address();
-  await new Promise<void>((done) => server.close(() => done()));
-  if (address === null || typeof address === 'string') throw new Error('no port from listen(0)');
-  return address.port;
 }
 
 describe('the Monitor tab: spanmetrics → the real Prometheus → Jaeger', () => {
