@@ -5,7 +5,6 @@
  * compile time too.
  * @internal
  */
-import { typeName } from './describe.js';
 
 /** Hook members people write by mistake, with the member they meant. */
 export const HOOK_NEAR_MISSES = {
@@ -66,9 +65,10 @@ export function nearMissError(where: string, key: string): TypeError {
 }
 
 /** The TypeError for a hook passed where the runner expects an array of hooks or options. */
-export function hookNotInArrayError(value: unknown, label: string): TypeError {
+export function singleHookError(hook: object): TypeError {
+  const name = (hook as { name?: unknown }).name;
+  const label = typeof name === 'string' && /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'hook';
   return new TypeError(
-    `HookRunner: got a single hook (${label}) instead of an array or options; pass [${label}] or { hooks: [${label}] }` +
-      (value === null ? '' : ` (got ${typeName(value)})`),
+    `HookRunner: got a single hook where an array of hooks or an options object belongs; pass [${label}] or { hooks: [${label}] }`,
   );
 }

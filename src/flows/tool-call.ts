@@ -169,11 +169,6 @@ export class ToolCall<S = unknown> {
     return attributes;
   }
 
-  /** The swallowed hook errors of the call so far, over all its phases. */
-  get hookErrors(): number {
-    return this.#request.tally.hookErrors;
-  }
-
   /** Runs `body(arg, this)` with the call's span active; the body ends the call ({@link returned} / {@link threw}). */
   within<T, A>(body: (arg: A, call: ToolCall<S>) => Promise<T>, arg: A): Promise<T> {
     const active = this.#active;

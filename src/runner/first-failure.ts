@@ -9,7 +9,7 @@ import type { HookEntry } from '../hook-entry.js';
 import { warnVisibly } from '../telemetry/warn-once.js';
 
 /** The code of the process warning, for `process.on('warning')` filters and `--disable-warning`. */
-export const HOOK_FAILURE_WARNING_CODE = 'TOOLHOOKS_HOOK_FAILED';
+const HOOK_FAILURE_WARNING_CODE = 'TOOLHOOKS_HOOK_FAILED';
 
 const warned = new WeakSet<object>();
 

@@ -8,7 +8,7 @@ import { typeName } from '../describe.js';
 import { isPlainObject } from '../decisions.js';
 import type { FailureMode, Phase, ToolArgs, ToolHook } from '../hook.js';
 import type { HOOK_METHODS } from '../misuse.js';
-import { RUNNER_OPTION_HINTS, looksLikeHook } from '../misuse.js';
+import { RUNNER_OPTION_HINTS, looksLikeHook, singleHookError } from '../misuse.js';
 import type { CaptureOptions } from '../telemetry/capture.js';
 import { rejectUnknownOptions } from '../validate.js';
 
@@ -75,14 +75,6 @@ export function readRunnerOptions<S>(value: ToolHook<S>[] | HookRunnerOptions<S>
     throw new TypeError(`HookRunner: agentName must be a string, got ${typeName(value.agentName)}`);
   }
   return value;
-}
-
-function singleHookError(hook: object): TypeError {
-  const name = (hook as { name?: unknown }).name;
-  const label = typeof name === 'string' && /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'hook';
-  return new TypeError(
-    `HookRunner: got a single hook where an array of hooks or an options object belongs; pass [${label}] or { hooks: [${label}] }`,
-  );
 }
 
 /** Checks the arguments of a public run method; a TypeError names the parameter. */
