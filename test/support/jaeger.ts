@@ -34,6 +34,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isCi, type SkippableContext } from './programs.js';
 import { freePorts } from './ports.js';
+import { pollUntil } from './poll.js';
 
 /** The Jaeger Go module version the project builds and tests against (Jaeger 2.13.0). */
 export const JAEGER_MODULE_VERSION = 'v1.76.0';
@@ -316,21 +317,8 @@ function running(child: ChildProcess, ports: JaegerPorts, log: { text: string })
       return get(`/api/v3/traces?${query.toString()}`);
     },
     api: get,
-    async waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      let lastError: unknown;
-      while (Date.now() < deadline) {
-        try {
-          const result = await probe();
-          if (result !== undefined && result !== false) return result;
-        } catch (error) {
-          lastError = error; // a transient failure: try again until the deadline
-        }
-        await delay(250);
-      }
-      const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${cause}\n--- jaeger output ---\n${log.text}`);
-    },
+    waitFor: <T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number) =>
+      pollUntil(what, probe, { label: 'jaeger output', output: () => log.text, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
     logs: () => log.text,
     kill: () => stopChild(child, 'SIGKILL'),
     pause: () => signal(child, 'SIGSTOP'),

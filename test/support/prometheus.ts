@@ -26,6 +26,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { findProgram } from './programs.js';
 import { freePort } from './ports.js';
+import { pollUntil } from './poll.js';
 
 /** Options of {@link startPrometheus}. */
 export interface PrometheusOptions {
@@ -276,21 +277,8 @@ function running({ child, url, log }: Started, dir: string, rulesFile: string | 
       const data = (await apiGet(`${url}/api/v1/targets?state=active`)) as { activeTargets: RawTarget[] };
       return data.activeTargets.map(({ scrapeUrl, health, lastError }) => ({ scrapeUrl, health, lastError }));
     },
-    async waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      let lastError: unknown;
-      while (Date.now() < deadline) {
-        try {
-          const result = await probe();
-          if (result !== undefined && result !== false) return result;
-        } catch (error) {
-          lastError = error; // Prometheus busy or a transient fetch failure: retry until the deadline
-        }
-        await delay(250);
-      }
-      const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${cause}\n--- prometheus log ---\n${log.text}`);
-    },
+    waitFor: <T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number) =>
+      pollUntil(what, probe, { label: 'prometheus log', output: () => log.text, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
     logs: () => log.text,
     stop() {
       stopped ??= stopChild(child).finally(() => rm(dir, { recursive: true, force: true }));

@@ -6,6 +6,7 @@ import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { expect } from 'vitest';
 
 let contextManagerInstalled = false;
 
@@ -22,6 +23,8 @@ export interface TestTracing {
   readonly tracer: ReturnType<BasicTracerProvider['getTracer']>;
   spans(): ReadableSpan[];
   spansNamed(name: string): ReadableSpan[];
+  /** The one finished span with this name; fails the test when there is not exactly one. */
+  onlySpan(name: string): ReadableSpan;
   reset(): void;
 }
 
@@ -37,6 +40,11 @@ export function createTestTracing(): TestTracing {
     tracer,
     spans: () => exporter.getFinishedSpans(),
     spansNamed: (name) => exporter.getFinishedSpans().filter((span) => span.name === name),
+    onlySpan: (name) => {
+      const spans = exporter.getFinishedSpans().filter((span) => span.name === name);
+      expect(spans, `spans named ${name}`).toHaveLength(1);
+      return spans[0] as ReadableSpan;
+    },
     reset: () => exporter.reset(),
   };
 }

@@ -51,11 +51,7 @@ const before = (name: string, decide: () => HookDecision | void | Promise<HookDe
   beforeTool: decide,
 });
 
-function onlySpan(name: string) {
-  const spans = tracing.spansNamed(name);
-  expect(spans).toHaveLength(1);
-  return spans[0]!;
-}
+const onlySpan = (name: string) => tracing.onlySpan(name);
 
 describe('HookRunner aggregation (Orqest parity)', () => {
   it('returns Continue with no hooks', async () => {
