@@ -4,9 +4,8 @@
  * Its parts: options.ts (options and their checking), environment.ts (OTEL_* variables), exporters.ts
  * (the export pipelines), prometheus.ts, global-providers.ts (what the app registered), handle.ts.
  */
-import { diag, metrics } from '@opentelemetry/api';
+import { diag, logs, metrics } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
-import { logs } from '@opentelemetry/api-logs';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
 import { planSignal } from './environment.js';
@@ -18,7 +17,8 @@ import { checkOptions } from './options.js';
 import type { CheckedOptions, StartTelemetryOptions } from './options.js';
 import { servePrometheus } from './prometheus.js';
 import type { PrometheusEndpoint } from './prometheus.js';
-import { getBooleanFromEnv } from './sdk-parts.js';
+import { sdkProblem } from './platform.js';
+import { getBooleanFromEnv, SDK_INFO } from './sdk-parts.js';
 
 let running: { readonly handle: TelemetryHandle; readonly tracerProvider: TracerProvider } | undefined;
 let existingReported = false;
@@ -39,6 +39,8 @@ let existingReported = false;
  * through `diag` with the number of items dropped (set `OTEL_LOG_LEVEL=warn` to see diag output);
  * `shutdown()` says on one line what it had to drop, even without a diag logger.
  *
+ * @throws Error naming the SDK version found when it has to start the SDK and the installed one is not the
+ *   SDK 3 line.
  * @throws Error naming the option (or variable) and its value: an endpoint that is not an http(s) URL, a
  *   protocol other than `http/protobuf` / `http/json`, a Prometheus port that is not a port number. A
  *   port in use rejects `ready` instead.
@@ -62,6 +64,9 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     reportExisting(existing, checked);
     return inactive('existing');
   }
+  // Only building pipelines needs the SDK 3 line; an app's own providers of any line are used as they are.
+  const unsupported = sdkProblem(SDK_INFO['telemetry.sdk.version']);
+  if (unsupported !== undefined) throw new Error(unsupported);
 
   const plans = {
     traces: planSignal('traces', checked.endpoint, checked.protocol),
