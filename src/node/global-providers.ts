@@ -4,9 +4,9 @@
  * which bundlers and minifiers rename.
  * @internal
  */
-import { context, createContextKey, createNoopMeter, logs, metrics, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api';
+import { context, createContextKey, createNoopMeter, metrics, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
-import { registeredLoggerProvider } from '../telemetry/logger-provider.js';
+import { API_LOGS, registeredLoggerProvider } from '../telemetry/logger-provider.js';
 
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 const PROBE_KEY = createContextKey('toolhooks.probe');
@@ -50,7 +50,7 @@ export function globalsBefore(): GlobalsBefore {
 export function unregisterGlobals(ours: TracerProvider, before: GlobalsBefore, registeredMeters: boolean): void {
   if (registeredTracerProvider() === ours) trace.disable();
   if (!before.meterProvider && registeredMeters) metrics.disable();
-  if (!before.loggerProvider) logs.disable();
+  if (!before.loggerProvider) API_LOGS?.disable();
   if (!before.contextManager) context.disable();
   if (!before.propagator) propagation.disable();
 }

@@ -4,7 +4,7 @@
  * Its parts: options.ts (options and their checking), environment.ts (OTEL_* variables), exporters.ts
  * (the export pipelines), prometheus.ts, global-providers.ts (what the app registered), handle.ts.
  */
-import { diag, logs, metrics } from '@opentelemetry/api';
+import { diag, metrics } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
@@ -17,6 +17,7 @@ import { checkOptions } from './options.js';
 import type { CheckedOptions, StartTelemetryOptions } from './options.js';
 import { servePrometheus } from './prometheus.js';
 import type { PrometheusEndpoint } from './prometheus.js';
+import { API_LOGS } from '../telemetry/logger-provider.js';
 import { sdkProblem } from './platform.js';
 import { getBooleanFromEnv, SDK_INFO } from './sdk-parts.js';
 
@@ -113,7 +114,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     flushables: [
       tracerProvider,
       registeredMeters ? metrics.getMeterProvider() : undefined,
-      pipelines.logRecordProcessors.length > 0 ? logs.getLoggerProvider() : undefined,
+      pipelines.logRecordProcessors.length > 0 ? API_LOGS?.getLoggerProvider() : undefined,
     ],
     ...(checked.console !== false && tracerProvider !== undefined ? { flushFirst: tracerProvider } : {}),
     shutdownTimeoutMillis: checked.shutdownTimeoutMillis,

@@ -29,8 +29,10 @@ export interface EmittingLoggerProvider {
   getLogger(name: string, version?: string): EmittingLogger;
 }
 
-interface LogsApi {
+/** What toolhooks uses of `@opentelemetry/api` 1.10's `logs`. */
+export interface LogsApi {
   getLoggerProvider(): EmittingLoggerProvider;
+  disable(): void;
 }
 
 /** Where `@opentelemetry/api` 1.x keeps its globals (`trace`, `metrics`, `logs` from 1.10 on...). */
@@ -40,8 +42,11 @@ const API_LOGS_GLOBAL = Symbol.for('io.opentelemetry.js.api.logs');
 /** The compatibility version `@opentelemetry/api-logs`' getter answers to (it returns a no-op otherwise). */
 const API_LOGS_COMPATIBILITY = 1;
 
-/** `logs` of the `@opentelemetry/api` in use: present from 1.10 on, `undefined` on 1.9. */
-const API_LOGS: LogsApi | undefined = logsOf(api);
+/**
+ * `logs` of the `@opentelemetry/api` in use: present from 1.10 on, `undefined` on 1.9. Read from the
+ * namespace, never as a named import, which would fail to link on 1.9 before any check could run.
+ */
+export const API_LOGS: LogsApi | undefined = logsOf(api);
 
 const NOOP_LOGGER: EmittingLogger = { emit: () => undefined };
 const NOOP_PROVIDER: EmittingLoggerProvider = { getLogger: () => NOOP_LOGGER };
