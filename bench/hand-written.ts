@@ -148,21 +148,26 @@ export function handWrittenCall(
   }
 
   return async function call(toolName: string, args: ToolArgs, callId: string): Promise<unknown> {
-    const span = tracer.startSpan(`execute_tool ${toolName}`, {
-      kind: SpanKind.INTERNAL,
-      attributes: {
-        [ATTR_GEN_AI_OPERATION_NAME]: 'execute_tool',
-        [ATTR_GEN_AI_TOOL_NAME]: toolName,
-        [ATTR_GEN_AI_TOOL_TYPE]: 'function',
-        [ATTR_GEN_AI_TOOL_CALL_ID]: callId,
-      },
-    });
+    const span = startToolSpan(tracer, toolName, callId);
     try {
       return await context.with(trace.setSpan(context.active(), span), inToolSpan, undefined, span, toolName, args, callId);
     } finally {
       span.end();
     }
   };
+}
+
+/** The call's `execute_tool` span, with the attributes a sampler may look at given at start. */
+function startToolSpan(tracer: Tracer, toolName: string, callId: string): Span {
+  return tracer.startSpan(`execute_tool ${toolName}`, {
+    kind: SpanKind.INTERNAL,
+    attributes: {
+      [ATTR_GEN_AI_OPERATION_NAME]: 'execute_tool',
+      [ATTR_GEN_AI_TOOL_NAME]: toolName,
+      [ATTR_GEN_AI_TOOL_TYPE]: 'function',
+      [ATTR_GEN_AI_TOOL_CALL_ID]: callId,
+    },
+  });
 }
 
 const CONTINUE_DECISION: HookDecision = Object.freeze({ kind: 'continue' });
@@ -189,15 +194,7 @@ export function handWrittenDroppedRoot(tracer: Tracer, hooks: readonly PlainHook
     return tool(effective);
   }
   return async function call(toolName: string, args: ToolArgs, callId: string): Promise<unknown> {
-    const span = tracer.startSpan(`execute_tool ${toolName}`, {
-      kind: SpanKind.INTERNAL,
-      attributes: {
-        [ATTR_GEN_AI_OPERATION_NAME]: 'execute_tool',
-        [ATTR_GEN_AI_TOOL_NAME]: toolName,
-        [ATTR_GEN_AI_TOOL_TYPE]: 'function',
-        [ATTR_GEN_AI_TOOL_CALL_ID]: callId,
-      },
-    });
+    const span = startToolSpan(tracer, toolName, callId);
     try {
       return await context.with(trace.setSpan(context.active(), span), inSpan, undefined, toolName, args);
     } finally {
