@@ -19,6 +19,7 @@ import type { HookEntry } from './hook-entry.js';
 import type { HookFailure, Phase, PhaseEvent, ShadowedDecision, ToolArgs } from '../hook.js';
 import { diagSafe } from '../telemetry/capture.js';
 import { endPhaseSpan, recordEvent } from '../telemetry/phase-span.js';
+import { isRecording } from '../telemetry/span.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
 import { failureRecord, hookRecord, shadowedRecord } from './records.js';
@@ -91,7 +92,7 @@ class PhaseRun<S> {
  * that the hooks' own spans follow its sampling decision).
  */
 export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>, span: Span | undefined): HookDecision | Promise<HookDecision> {
-  const recording = span !== undefined && span.isRecording() ? span : undefined;
+  const recording = span !== undefined && isRecording(span) ? span : undefined;
   const run = new PhaseRun<S>(request, matched, recording, core.hasObservers);
   if (span === undefined) return aggregate(core, run);
   return context.with(trace.setSpan(context.active(), span), aggregate, undefined, core, run);

@@ -7,7 +7,7 @@ import { errorClassName, errorMessage } from '../internal/describe.js';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase } from '../hook.js';
-import { reportTelemetryFailure, startSpanSafely } from './failures.js';
+import { addSpanEvent, endSpan, setSpanAttributes, startSpan } from './span.js';
 import {
   ATTR_DECISION,
   ATTR_DECISION_HOOK,
@@ -50,7 +50,7 @@ const SPAN_NAMES: Record<Phase, string> = {
 
 /** Starts a phase span (recording or not: the caller decides); undefined only when the tracer throws. */
 export function startPhaseSpan(tracer: Tracer, phase: Phase, toolName: string): Span | undefined {
-  return startSpanSafely(tracer, SPAN_NAMES[phase], { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase });
+  return startSpan(tracer, SPAN_NAMES[phase], { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase });
 }
 
 /** The hook a phase event is about. */
@@ -78,11 +78,7 @@ const EVENT_NAMES = {
  * to build or add it is reported, never propagated.
  */
 export function recordEvent(span: Span, capture: Capture, event: PhaseSpanEvent): void {
-  try {
-    span.addEvent(EVENT_NAMES[event.type], eventAttributes(capture, event));
-  } catch (error) {
-    reportTelemetryFailure('addEvent', error);
-  }
+  addSpanEvent(span, EVENT_NAMES[event.type], eventAttributes, capture, event);
 }
 
 function eventAttributes(capture: Capture, event: PhaseSpanEvent): Attributes {
@@ -169,17 +165,13 @@ export interface PhaseSummary {
 
 /** Sets the phase's summary attributes and ends its span. */
 export function endPhaseSpan(span: Span, summary: PhaseSummary): void {
-  try {
-    const attributes: Attributes = {
-      [ATTR_DECISION]: summary.decision,
-      [ATTR_HOOKS_INVOKED]: summary.invoked,
-      [ATTR_DECISIONS_SHADOWED]: summary.shadowed,
-      [ATTR_HOOK_ERRORS]: summary.errors,
-    };
-    if (summary.winner !== undefined && summary.decision !== 'continue') attributes[ATTR_DECISION_HOOK] = summary.winner;
-    span.setAttributes(attributes);
-    span.end();
-  } catch (error) {
-    reportTelemetryFailure('span.end', error);
-  }
+  const attributes: Attributes = {
+    [ATTR_DECISION]: summary.decision,
+    [ATTR_HOOKS_INVOKED]: summary.invoked,
+    [ATTR_DECISIONS_SHADOWED]: summary.shadowed,
+    [ATTR_HOOK_ERRORS]: summary.errors,
+  };
+  if (summary.winner !== undefined && summary.decision !== 'continue') attributes[ATTR_DECISION_HOOK] = summary.winner;
+  setSpanAttributes(span, 'phase span attributes', attributes);
+  endSpan(span);
 }
