@@ -3,16 +3,15 @@
  * fails, with the hooks deciding at every step.
  */
 import { errorMessage } from '../internal/describe.js';
-import { diag } from '@opentelemetry/api';
 import type { Skip } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
 import { callSync } from '../runner/guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner/hook-runner.js';
 import { runnerCore } from '../runner/core.js';
-import { diagSafe } from '../telemetry/capture.js';
 import { optionalCount, optionalString, rejectUnknownOptions, requireArgs, requireFunction, requireObject, requireToolName } from '../internal/validate.js';
 import { ToolCall } from './tool-call.js';
+import { report } from '../telemetry/warn-once.js';
 
 /** Options of {@link runWithRetry}. */
 export interface RunWithRetryOptions<S> {
@@ -194,10 +193,9 @@ function enrich(
   if (enrichNote === undefined) return defaultEnrichNote(note, error);
   const result = callSync(() => enrichNote(note, error));
   if (result.ok && typeof result.value === 'string') return result.value;
-  diag.warn(
-    diagSafe(
-      `toolhooks: runWithRetry "${toolName}": enrichNote ${result.ok ? 'did not return a string' : `threw (${errorMessage(result.error)})`}; using the default enrichment`,
-    ),
+  report(
+    'warn',
+    `toolhooks: runWithRetry "${toolName}": enrichNote ${result.ok ? 'did not return a string' : `threw (${errorMessage(result.error)})`}; using the default enrichment`,
   );
   return defaultEnrichNote(note, error);
 }
@@ -206,6 +204,6 @@ function retryable(isRetryable: ((error: unknown) => boolean) | undefined, error
   if (isRetryable === undefined) return true;
   const result = callSync(() => isRetryable(error));
   if (result.ok) return Boolean(result.value);
-  diag.warn(diagSafe(`toolhooks: runWithRetry "${toolName}": isRetryable threw (${errorMessage(result.error)}); not retrying`));
+  report('warn', `toolhooks: runWithRetry "${toolName}": isRetryable threw (${errorMessage(result.error)}); not retrying`);
   return false;
 }
