@@ -266,19 +266,6 @@ export class ToolCall<S = unknown> {
     endSpan(span);
   }
 
-  /** Runs the executor once under its span and settles it: the whole run, for flows with their own loop. */
-  async execute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): Promise<unknown> {
-    const started = this.startExecute(toolName, attempt, run, a, b);
-    try {
-      const result = await started.result;
-      this.endExecute(started.span);
-      return result;
-    } catch (error) {
-      this.failExecute(started.span, error);
-      throw error;
-    }
-  }
-
   #finish(outcome: Outcome, result: unknown, error: unknown): void {
     const span = this.#span;
     const capture = this.#core.capture;

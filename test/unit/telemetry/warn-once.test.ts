@@ -6,6 +6,7 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolHook } from '../../../src/index.js';
 import { CompoundTool, HookRunner, executeTool, runWithRetry, skip } from '../../../src/index.js';
 import { FailureCounter, report } from '../../../src/telemetry/warn-once.js';
 import { createTestTracing } from '../../support/tracing.js';
@@ -41,7 +42,7 @@ describe('report', () => {
 });
 
 describe('a diag logger that throws never reaches a caller', () => {
-  const runner = (hooks: ConstructorParameters<typeof HookRunner>[0] & unknown[]): HookRunner => new HookRunner({ hooks, tracer: tracing.tracer });
+  const runner = (hooks: ToolHook[]): HookRunner => new HookRunner({ hooks, tracer: tracing.tracer });
 
   it('runAfter with a Skip in after_tool', async () => {
     const r = runner([{ name: 'late', afterTool: () => skip('too late') }]);
