@@ -4,6 +4,7 @@
 import { isSpanContextValid } from '@opentelemetry/api';
 import pino from 'pino';
 import type { Level, LevelWithSilentOrString, Logger } from 'pino';
+import { anything, object, readOptions, string } from '../internal/validate.js';
 import type { PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
 import { activeSpanContext } from '../telemetry/span.js';
 import {
@@ -95,6 +96,7 @@ export class LoggingHook implements ToolHook {
   readonly #failures = new FailureCounter('the tool call is unaffected');
 
   constructor(options: LoggingHookOptions = {}) {
+    readOptions(options, 'LoggingHook(options)', 'LoggingHook', { logger: object, level: string, tools: anything, name: string });
     this.name = options.name ?? 'LoggingHook';
     if (options.tools !== undefined) this.tools = options.tools;
     if (options.logger === undefined) {

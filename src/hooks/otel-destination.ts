@@ -7,6 +7,7 @@ import type { Context } from '@opentelemetry/api';
 import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import type { AnyValueMap, Logger as OTelLogger, LoggerProvider, LogRecord } from '@opentelemetry/api-logs';
 import type { DestinationStream } from 'pino';
+import { readOptions, string } from '../internal/validate.js';
 import { INSTRUMENTATION_NAME, LOG_SPAN_ID, LOG_TRACE_FLAGS, LOG_TRACE_ID } from '../telemetry/semconv.js';
 import { FollowGlobal } from '../telemetry/follow-global.js';
 import { FailureCounter } from '../telemetry/warn-once.js';
@@ -56,6 +57,7 @@ const SEVERITY_BY_LEVEL: ReadonlyMap<number, readonly [SeverityNumber, string]> 
  * ```
  */
 export function otelDestination(options: OTelDestinationOptions = {}): DestinationStream {
+  readOptions(options, 'otelDestination(options)', 'otelDestination', { loggerName: string });
   return new OTelDestination(options.loggerName ?? INSTRUMENTATION_NAME);
 }
 

@@ -34,6 +34,7 @@ import {
   EVENT_HOOK_ERROR,
   SPAN_EXECUTE,
 } from '../telemetry/semconv.js';
+import { boolean, func, readOptions } from '../internal/validate.js';
 import { escapeControlCharacters } from '../telemetry/capture.js';
 import { ExportResultCode } from './sdk-parts.js';
 import type { ExportResult, ReadableSpan, SpanExporter } from './sdk-parts.js';
@@ -67,6 +68,7 @@ export class TreeSpanExporter implements SpanExporter {
   #flushScheduled = false;
 
   constructor(options: TreeSpanExporterOptions = {}) {
+    readOptions(options, 'TreeSpanExporter(options)', 'TreeSpanExporter', { write: func, color: boolean });
     this.#toStdout = options.write === undefined;
     this.#write = options.write ?? ((text) => void process.stdout.write(text));
     this.#color = options.color ?? (options.write === undefined && process.stdout.isTTY === true);

@@ -564,7 +564,7 @@ describe('HookRunner misuse', () => {
 
   it('rejects a negative or non-finite timeout', () => {
     expect(() => new HookRunner({ timeoutMs: -1 })).toThrow(RangeError);
-    expect(() => new HookRunner({ timeoutMs: Number.NaN })).toThrow(/timeoutMs must be a finite number/);
+    expect(() => new HookRunner({ timeoutMs: Number.NaN })).toThrow(/timeoutMs must be a number of milliseconds from 0/);
     expect(() => new HookRunner([{ timeoutMs: -5, beforeTool: () => undefined } as ToolHook])).toThrow(/hook "hook#0" \(index 0\): timeoutMs/);
   });
 

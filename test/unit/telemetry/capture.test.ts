@@ -68,7 +68,7 @@ describe('resolveCapture options', () => {
     [{ redactKeys: ['ok', 42] }, TypeError, 'capture.redactKeys[1] must be a string or a RegExp, got number'],
     [{ redactKeys: [null] }, TypeError, 'capture.redactKeys[0] must be a string or a RegExp, got null'],
     [{ redactKeys: [''] }, RangeError, 'capture.redactKeys[0] is an empty string'],
-    [{ redactkeys: ['ssn'] }, TypeError, 'capture.redactkeys is not a capture option'],
+    [{ redactkeys: ['ssn'] }, TypeError, 'capture: unknown option "redactkeys"; did you mean "redactKeys"?'],
   ])('rejects %j naming the option', (options, type, message) => {
     const resolve = (): Capture => resolveCapture(options as never);
     expect(resolve).toThrow(type);
