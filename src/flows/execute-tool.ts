@@ -123,7 +123,7 @@ export interface CallPlan<S> extends CallSpec<S> {
 }
 
 /** Validates executeTool options; every problem is reported before any hook runs. @internal */
-export function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> {
+function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> {
   requireObject(options, `${where}(options)`);
   rejectUnknownOptions(options, OPTIONS, where);
   const core = runnerCore<S>(options.hooks, where);

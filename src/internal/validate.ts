@@ -37,7 +37,7 @@ export function optionalCount(value: unknown, fallback: number, what: string, mi
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Checks one option's value: returns it, or throws a TypeError/RangeError naming `what` and quoting the value. */
-export type OptionCheck<T = unknown> = (value: unknown, what: string) => T;
+type OptionCheck<T = unknown> = (value: unknown, what: string) => T;
 
 /**
  * Checks an options object: not an object → TypeError; an unknown key → TypeError naming the nearest

@@ -10,7 +10,7 @@ import { errorMessage } from '../internal/describe.js';
 import { callObserver, callSync } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
 import type { Phase, ToolHookEvent } from '../hook.js';
-import type { Capture } from '../telemetry/capture.js';
+import type { Capture } from '../telemetry/capture/options.js';
 import { recordEvent, startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Matched, PhaseRequest } from './phase.js';
 import { runPhase } from './phase.js';

@@ -9,7 +9,7 @@ import { isPlainObject } from '../decisions.js';
 import type { FailureMode, Phase, ToolArgs, ToolHook } from '../hook.js';
 import type { HOOK_METHODS } from './misuse.js';
 import { RUNNER_OPTION_HINTS, looksLikeHook, singleHookError } from './misuse.js';
-import type { CaptureOptions } from '../telemetry/capture.js';
+import type { CaptureOptions } from '../telemetry/capture/options.js';
 import { abortSignal, anything, count, duration, oneOf, readOptions, string, stringList } from '../internal/validate.js';
 
 /**

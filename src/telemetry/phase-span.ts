@@ -37,7 +37,7 @@ import {
   SPAN_BEFORE_TOOL,
   SPAN_ON_ERROR,
 } from './semconv.js';
-import type { Capture } from './capture.js';
+import type { Capture } from './capture/options.js';
 
 /** How many `newArgs` key names a decision event lists. */
 const MAX_ARG_KEYS = 64;
@@ -54,7 +54,7 @@ export function startPhaseSpan(tracer: Tracer, phase: Phase, toolName: string): 
 }
 
 /** The hook a phase event is about. */
-export interface RecordedHook {
+interface RecordedHook {
   readonly name: string;
   readonly index: number;
   readonly mode: HookMode;
@@ -62,7 +62,7 @@ export interface RecordedHook {
 }
 
 /** One event of a phase span: an invoked hook's decision, a shadowed decision, or a swallowed failure. */
-export type PhaseSpanEvent =
+type PhaseSpanEvent =
   | { readonly type: 'decision'; readonly hook: RecordedHook; readonly decision: HookDecision; readonly durationMs: number }
   | { readonly type: 'shadowed'; readonly hook: string; readonly decision: HookDecision; readonly winner: string }
   | { readonly type: 'error'; readonly hook: RecordedHook; readonly kind: HookErrorKind; readonly error: unknown };
@@ -125,7 +125,7 @@ function decisionAttributes(capture: Capture, hook: RecordedHook, decision: Hook
 }
 
 /** `exception.*` attributes for anything thrown: an Error's class, message and stack, else typeof and String(). */
-export function exceptionAttributes(error: unknown, capture: Capture): Attributes {
+function exceptionAttributes(error: unknown, capture: Capture): Attributes {
   try {
     if (error instanceof Error) {
       const attributes: Attributes = {
@@ -154,7 +154,7 @@ function readStack(error: Error): string | undefined {
 }
 
 /** What a phase span says about the phase once it ends. */
-export interface PhaseSummary {
+interface PhaseSummary {
   readonly decision: DecisionKind;
   /** The winning hook, when the decision is not continue. */
   readonly winner: string | undefined;

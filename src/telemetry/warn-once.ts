@@ -10,10 +10,10 @@
  * @internal
  */
 import { diag } from '@opentelemetry/api';
-import { diagSafe } from './capture.js';
+import { diagSafe } from './capture/sanitize.js';
 
 /** How much a report matters; the diag level it is written at. */
-export type ReportLevel = 'error' | 'warn' | 'info';
+type ReportLevel = 'error' | 'warn' | 'info';
 
 /**
  * Says `message` (control characters escaped) through `diag` at `level`, with `detail` as diag's second
@@ -69,7 +69,7 @@ export class FailureCounter {
 const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
 /** Whether a diag logger is registered (the API keeps it in its global slot, shared by every API copy). */
-export function diagLoggerRegistered(): boolean {
+function diagLoggerRegistered(): boolean {
   const api = (globalThis as Record<symbol, { diag?: unknown } | undefined>)[API_GLOBAL];
   return api?.diag !== undefined;
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_LENGTH, REDACTED, resolveCapture } from '../../../src/telemetry/capture.js';
-import type { Capture } from '../../../src/telemetry/capture.js';
+import { DEFAULT_MAX_LENGTH, resolveCapture } from '../../../src/telemetry/capture/options.js';
+import { REDACTED } from '../../../src/telemetry/capture/redaction.js';
+import type { Capture } from '../../../src/telemetry/capture/options.js';
 
 const capture = resolveCapture({ args: true, results: true });
 const parse = (capture: Capture, value: unknown): unknown => JSON.parse(capture.serialize(value)) as unknown;
