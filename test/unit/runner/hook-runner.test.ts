@@ -42,9 +42,7 @@ beforeEach(() => {
 });
 afterEach(() => diagRecorder.stop());
 
-function runner(hooks: ToolHook[], options: { timeoutMs?: number; failureMode?: 'open' | 'closed' } = {}): HookRunner {
-  return new HookRunner({ hooks, tracer: tracing.tracer, ...options });
-}
+const runner = tracing.runner;
 
 const before = (name: string, decide: () => HookDecision | void | Promise<HookDecision | void>): ToolHook => ({
   name,
