@@ -10,8 +10,9 @@ import { defineConfig } from 'vitest/config';
  * test/support/ holds the helpers the three share; it has no tests of its own.
  * `vitest run` runs the projects one after the other (groupOrder), fastest first, so a broken unit test
  * shows in seconds and the timing-sensitive system suites never share the machine with the other two.
- * `npm test` adds `--coverage`: a coverage report of src/ (v8) with a floor on lines and branches; below
- * it the run fails, locally and in CI alike.
+ * `npm test` runs unit and integration with `--coverage` (`npm run coverage`): a coverage report of src/
+ * (v8) with a floor on lines and branches, below which the run fails, locally and in CI alike; then the
+ * system project on its own, without coverage instrumentation slowing its timing-sensitive suites.
  */
 export default defineConfig({
   test: {
@@ -25,8 +26,10 @@ export default defineConfig({
       include: ['src/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
-      // The floor, from what `npm test` measured when it was set (see CHANGELOG): raise it as tests grow.
-      thresholds: { lines: 0, branches: 0 },
+      reportOnFailure: true,
+      // The floor: measured 94.6% of lines and 86.0% of branches when it was set, less a margin for platform
+      // and timing differences. Raise it as tests grow; never lower it to make a change pass.
+      thresholds: { lines: 93, branches: 84 },
     },
     projects: [
       // isolate: false — the unit files share one module graph per worker instead of loading src/ and the

@@ -9,6 +9,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { expect } from 'vitest';
 import type { HookRunnerOptions, ToolHook } from '../../src/index.js';
 import { HookRunner } from '../../src/index.js';
+import { ATTR_OUTCOME } from '../../src/telemetry/semconv.js';
 
 const PROBE = createContextKey('toolhooks test context probe');
 
@@ -30,6 +31,8 @@ export interface TestTracing {
   /** The one finished span with this name; fails the test when there is not exactly one. */
   onlySpan(name: string): ReadableSpan;
   reset(): void;
+  /** The `toolhooks.outcome` of each finished `execute_tool {toolName}` span, in the order they ended. */
+  outcomesOf(toolName: string): unknown[];
   /** A HookRunner over `hooks` that records into this pipeline (more runner options may be given). */
   runner<S = unknown>(hooks: ToolHook<S>[], options?: Omit<HookRunnerOptions<S>, 'hooks' | 'tracer'>): HookRunner<S>;
 }
@@ -52,6 +55,7 @@ export function createTestTracing(): TestTracing {
       return spans[0] as ReadableSpan;
     },
     reset: () => exporter.reset(),
+    outcomesOf: (toolName) => exporter.getFinishedSpans().filter((span) => span.name === `execute_tool ${toolName}`).map((span) => span.attributes[ATTR_OUTCOME]),
     runner: <S>(hooks: ToolHook<S>[], options: Omit<HookRunnerOptions<S>, 'hooks' | 'tracer'> = {}) => new HookRunner<S>({ ...options, hooks, tracer }),
   };
 }

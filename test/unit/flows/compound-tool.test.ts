@@ -4,17 +4,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HookRunner} from '../../../src/index.js';
 import { CompoundTool, HookAbortError, abort, redirect, skip } from '../../../src/index.js';
-import { ATTR_OUTCOME } from '../../../src/telemetry/semconv.js';
 import { createTestTracing } from '../../support/tracing.js';
 
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
 const runner = tracing.runner;
-
-function outcomeOf(toolName: string): unknown {
-  return tracing.spansNamed(`execute_tool ${toolName}`).map((s) => s.attributes[ATTR_OUTCOME]);
-}
 
 describe('CompoundTool (Orqest compound flow tests)', () => {
   const agent = { name: 'sql_writer', run: vi.fn(async (prompt: string) => `SELECT '${prompt}'`) };
@@ -32,7 +27,7 @@ describe('CompoundTool (Orqest compound flow tests)', () => {
     expect(out).toEqual({ agentOutput: "SELECT 'revenue'", result: "rows for SELECT 'revenue'" });
     expect(executor).toHaveBeenCalledWith("SELECT 'revenue'", state, { agentOutput: "SELECT 'revenue'", prompt: 'revenue' });
     expect(state.results).toEqual(["rows for SELECT 'revenue'"]);
-    expect(outcomeOf('sql_writer')).toEqual(['completed']);
+    expect(tracing.outcomesOf('sql_writer')).toEqual(['completed']);
   });
 
   it('skip: the executor never runs and the stub is the result', async () => {
@@ -47,7 +42,7 @@ describe('CompoundTool (Orqest compound flow tests)', () => {
     const hooks = runner([{ name: 'rewrite', beforeTool: () => redirect({ newArgs: { agentOutput: 'SELECT 1' } }) }]);
     const tool = new CompoundTool({ agent, executor, hooks, name: 'sql' });
     expect((await tool.run({}, 'x')).result).toBe('SELECT 1');
-    expect(outcomeOf('sql')).toEqual(['completed']);
+    expect(tracing.outcomesOf('sql')).toEqual(['completed']);
   });
 
   it('abort: raises HookAbortError and the executor never runs', async () => {
@@ -67,7 +62,7 @@ describe('CompoundTool (Orqest compound flow tests)', () => {
     const hooks = runner([{ name: 'fixer', onError: () => redirect({ newArgs: { agentOutput: 'SELECT fixed' } }) }]);
     const tool = new CompoundTool({ agent, executor, hooks });
     expect((await tool.run({}, 'x')).result).toBe('ran SELECT fixed');
-    expect(outcomeOf('sql_writer')).toEqual(['recovered']);
+    expect(tracing.outcomesOf('sql_writer')).toEqual(['recovered']);
   });
 
   it('swallows a stateUpdater that throws', async () => {

@@ -4,17 +4,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ToolHookEvent } from '../../../src/index.js';
 import { abort, redirect, runPlan } from '../../../src/index.js';
-import { ATTR_OUTCOME } from '../../../src/telemetry/semconv.js';
 import { createTestTracing } from '../../support/tracing.js';
 
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
 const runner = tracing.runner;
-
-function outcomeOf(toolName: string): unknown {
-  return tracing.spansNamed(`execute_tool ${toolName}`).map((s) => s.attributes[ATTR_OUTCOME]);
-}
 
 describe('runPlan (Orqest meta subtask tests)', () => {
   it('runs every subtask through the hooks as meta:<name>, counting hook calls', async () => {
@@ -55,7 +50,7 @@ describe('runPlan (Orqest meta subtask tests)', () => {
       ['notify', true, undefined],
     ]);
     expect(results.every((r) => r.durationMs >= 0)).toBe(true);
-    expect(outcomeOf('meta:deploy')).toEqual(['aborted']);
+    expect(tracing.outcomesOf('meta:deploy')).toEqual(['aborted']);
   });
 
   it("a Redirect's newArgs.prompt replaces the prompt the subtask gets", async () => {

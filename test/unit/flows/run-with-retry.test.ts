@@ -13,10 +13,6 @@ beforeEach(() => tracing.reset());
 
 const runner = tracing.runner;
 
-function outcomeOf(toolName: string): unknown {
-  return tracing.spansNamed(`execute_tool ${toolName}`).map((s) => s.attributes[ATTR_OUTCOME]);
-}
-
 describe('runWithRetry (Orqest retry tests)', () => {
   it('returns the first success; before/after fire once', async () => {
     const before = vi.fn();
@@ -27,7 +23,7 @@ describe('runWithRetry (Orqest retry tests)', () => {
     expect(before).toHaveBeenCalledOnce();
     expect(after).toHaveBeenCalledOnce();
     expect(after.mock.calls[0]![2]).toBe('done: n');
-    expect(outcomeOf('writer')).toEqual(['completed']);
+    expect(tracing.outcomesOf('writer')).toEqual(['completed']);
   });
 
   it('retries with the enriched note "PREVIOUS ATTEMPT FAILED"', async () => {
@@ -45,7 +41,7 @@ describe('runWithRetry (Orqest retry tests)', () => {
     expect(notes[1]).toContain('write SQL');
     expect(notes[1]).toContain('PREVIOUS ATTEMPT FAILED');
     expect(notes[1]).toContain('column x does not exist');
-    expect(outcomeOf('writer')).toEqual(['recovered']);
+    expect(tracing.outcomesOf('writer')).toEqual(['recovered']);
     expect(tracing.spansNamed('execute_tool writer')[0]!.attributes[ATTR_RETRIES]).toBe(1);
     expect(tracing.spansNamed(SPAN_EXECUTE)).toHaveLength(2);
   });
@@ -94,7 +90,7 @@ describe('runWithRetry (Orqest retry tests)', () => {
     const hooks = runner([{ name: 'cache', beforeTool: () => skip('cached', { rows: [1, 2] }) }]);
     expect(await runWithRetry(operation, { toolName: 'w', args: {}, hooks, note: 'x' })).toBe('{"rows":[1,2]}');
     expect(operation).not.toHaveBeenCalled();
-    expect(outcomeOf('w')).toEqual(['skipped']);
+    expect(tracing.outcomesOf('w')).toEqual(['skipped']);
   });
 
   it("a Skip whose stub cannot be JSON-serialised is that hook's invalid_decision: fail-open goes on, fail-closed aborts", async () => {
@@ -144,7 +140,7 @@ describe('runWithRetry (Orqest retry tests)', () => {
     expect(operation).toHaveBeenCalledTimes(2);
     expect(error).toBeInstanceOf(HookAbortError);
     expect((error.cause as Error).message).toBe('second');
-    expect(outcomeOf('w')).toEqual(['aborted']);
+    expect(tracing.outcomesOf('w')).toEqual(['aborted']);
   });
 
   it('onError Skip stops and returns the stub', async () => {
@@ -154,7 +150,7 @@ describe('runWithRetry (Orqest retry tests)', () => {
     });
     expect(await runWithRetry(operation, { toolName: 'w', args: {}, hooks, note: 'x', maxAttempts: 3 })).toBe('fallback text');
     expect(operation).toHaveBeenCalledOnce();
-    expect(outcomeOf('w')).toEqual(['recovered']);
+    expect(tracing.outcomesOf('w')).toEqual(['recovered']);
   });
 
   it('names bad options', async () => {
