@@ -2,6 +2,7 @@
  * The error for input a replay cannot use: a source that is not OTLP/JSON, a truncated line, an
  * unreachable URL, hooks that cannot be built. The CLI prints its message as one line and exits 2.
  */
+import { escapeControlCharacters } from '../telemetry/capture.js';
 
 /**
  * Raised (as a rejection of {@link replay}) when the source or the hooks cannot be used. Its message is
@@ -23,8 +24,12 @@ export class ReplayInputError extends Error {
   }
 }
 
-/** Collapses whitespace (newlines included) and bounds the length, so a message always prints as one line. */
+/**
+ * Collapses whitespace (newlines included), escapes the control characters left (ESC, BEL, C1, bidi
+ * controls: the source, a URL's error body or a policy's error message can hold them) and bounds the
+ * length, so a message always prints as one inert line.
+ */
 export function oneLine(text: string, max = 500): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = escapeControlCharacters(text.replace(/\s+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }

@@ -3,11 +3,11 @@
  */
 import { errorMessage } from '../describe.js';
 import type { HookFailure, ToolArgs } from '../index.js';
+import { optionalCount } from '../validate.js';
 import { markerFlags } from './markers.js';
-import { parseOtlpJson } from './otlp-json.js';
 import { recordedCalls, type RecordedCall } from './recorded-calls.js';
 import { ReplayRunner, type PhaseReplay } from './replay-runner.js';
-import { loadSource } from './source.js';
+import { DEFAULT_MAX_SOURCE_BYTES, readSourceSpans } from './source.js';
 import type { RecordedDecision, ReplayChange, ReplayFlag, ReplayHookError, ReplayOptions, ReplayReport } from './types.js';
 
 /**
@@ -35,8 +35,9 @@ export async function replay<S = unknown>(options: ReplayOptions<S>): Promise<Re
   }
   // Hooks first: a bad policy is reported before anything is fetched.
   const runner = new ReplayRunner<S>(options.hooks);
-  const loaded = await loadSource(options.source, options.fetchTimeoutMs);
-  const calls = recordedCalls(parseOtlpJson(loaded.text, loaded.label));
+  const maxSourceBytes = optionalCount(options.maxSourceBytes, DEFAULT_MAX_SOURCE_BYTES, 'replay: options.maxSourceBytes', 1);
+  const spans = await readSourceSpans(options.source, { fetchTimeoutMs: options.fetchTimeoutMs, maxSourceBytes });
+  const calls = recordedCalls(spans);
   return replayCalls(runner, calls, options.state as S);
 }
 
