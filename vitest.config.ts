@@ -1,4 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The examples import the package by name (`toolhooks`, `toolhooks/node`, …), as an app would. In the
+ * repository those names are the `paths` of tsconfig.json (which tsc and tsx read); the tests resolve
+ * them the same way, to the sources.
+ */
+const { compilerOptions } = JSON.parse(readFileSync(resolve(import.meta.dirname, 'tsconfig.json'), 'utf8')) as {
+  compilerOptions: { paths: Record<string, [string]> };
+};
+const packageNames = Object.entries(compilerOptions.paths).map(([name, [target]]) => ({
+  find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`),
+  replacement: resolve(import.meta.dirname, target),
+}));
 
 /**
  * Three test projects, one folder each (README, "Development", says where a new test goes):
@@ -12,6 +27,7 @@ import { defineConfig } from 'vitest/config';
  * shows in seconds and the timing-sensitive system suites never share the machine with the other two.
  */
 export default defineConfig({
+  resolve: { alias: packageNames },
   test: {
     testTimeout: 30_000,
     // A hook's first failure is also a process warning for users; the suite makes hundreds on purpose
