@@ -57,8 +57,12 @@ export class OtlpJsonReader {
   #first: { value: Json; line: number } | undefined;
   #documents = 0;
 
-  constructor(label: string) {
+  readonly #keep: (span: RecordedSpan) => boolean;
+
+  /** `keep` picks the spans worth holding (replay holds only tool calls and their phases); default all. */
+  constructor(label: string, keep: (span: RecordedSpan) => boolean = () => true) {
     this.#label = label;
+    this.#keep = keep;
   }
 
   /** Adds the next piece of text. */
@@ -142,7 +146,7 @@ export class OtlpJsonReader {
 
   #add(value: Json, line: number | undefined): void {
     const where = line === undefined ? this.#label : `${this.#label}: line ${line}`;
-    for (const span of spansOfDocument(value, where)) this.#spans.set(`${span.traceId}/${span.spanId}`, span);
+    for (const span of spansOfDocument(value, where)) if (this.#keep(span)) this.#spans.set(`${span.traceId}/${span.spanId}`, span);
   }
 }
 

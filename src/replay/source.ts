@@ -1,7 +1,7 @@
 /**
  * Reading a replay source: a file, an http(s) URL, or standard input, in chunks and never past a byte
- * bound. JSON lines are parsed as they arrive (only the spans are held); one big object is held whole
- * up to the bound. Nothing is replayed before the whole source was read, so a failure never leaves a
+ * bound. JSON lines are parsed as they arrive, and only the spans replay reads (tool calls and their
+ * phases) are held; one big object is held whole up to the bound. Nothing is replayed before the whole source was read, so a failure never leaves a
  * replay half done.
  * @internal
  */
@@ -10,6 +10,7 @@ import { stat } from 'node:fs/promises';
 import { errorMessage } from '../describe.js';
 import { ReplayInputError } from './input-error.js';
 import { OtlpJsonReader, type RecordedSpan } from './otlp-json.js';
+import { isReplaySpan } from './recorded-calls.js';
 
 const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
@@ -41,7 +42,7 @@ export async function readSourceSpans(source: string | URL, limits: SourceLimits
     throw new ReplayInputError('replay: source must be a file path, an http(s) URL or "-" for standard input');
   }
   const opened = await openSource(source, limits.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS, maxBytes);
-  const reader = new OtlpJsonReader(opened.label);
+  const reader = new OtlpJsonReader(opened.label, isReplaySpan);
   const decoder = new TextDecoder('utf-8');
   let read = 0;
   try {
