@@ -1,9 +1,9 @@
 /**
  * `replay()`: runs hooks against recorded tool calls and reports which effective decisions changed.
  */
-import { errorMessage } from '../describe.js';
 import type { HookFailure, ToolArgs } from '../index.js';
-import { optionalCount } from '../validate.js';
+import { errorMessage } from '../internal/describe.js';
+import { optionalCount } from '../internal/validate.js';
 import { markerFlags } from './markers.js';
 import { recordedCalls, type RecordedCall } from './recorded-calls.js';
 import { ReplayRunner, type PhaseReplay } from './replay-runner.js';

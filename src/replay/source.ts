@@ -1,13 +1,13 @@
 /**
  * Reading a replay source: a file, an http(s) URL, or standard input, in chunks and never past a byte
  * bound. JSON lines are parsed as they arrive, and only the spans replay reads (tool calls and their
- * phases) are held; one big object is held whole up to the bound. Nothing is replayed before the whole source was read, so a failure never leaves a
- * replay half done.
+ * phases) are held; one big object is held whole up to the bound. Nothing is replayed before the whole
+ * source was read, so a failure never leaves a replay half done.
  * @internal
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import { ReplayInputError } from './input-error.js';
 import { OtlpJsonReader, type RecordedSpan } from './otlp-json.js';
 import { isReplaySpan } from './recorded-calls.js';
