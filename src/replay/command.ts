@@ -6,13 +6,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../internal/describe.js';
+import { VERSION } from '../version.js';
 import { formatReplayJson, formatReplayTable } from './format.js';
 import { loadHooksModule } from './hooks-module.js';
 import { oneLine, ReplayInputError } from './input-error.js';
 import { replay } from './replay.js';
-import type { ReplayReport } from './types.js';
-import { VERSION } from '../version.js';
 import { isUrlSource } from './source.js';
+import type { ReplayReport } from './types.js';
 
 /** Exit codes: nothing changed (or no --fail-on-change), something changed, bad input. */
 export const EXIT_OK = 0;
@@ -38,7 +38,6 @@ response, or - for standard input) and lists the calls whose decision changed. N
   --max-bytes N      read at most N bytes of SOURCE (suffix K, M or G for KiB, MiB, GiB);
                      default 256M
   -h, --help         show this help
-
   -V, --version      print the version
 
 Exit codes: 0 done, 1 changed (with --fail-on-change), 2 bad input or, with --fail-on-change,
@@ -119,10 +118,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   // A gate that checked nothing must not pass: no replayable call is bad input, not "no change".
   if (failOnChange && report.replayed === 0) {
-    return fail(
-      `replay: nothing to replay in ${positionals[0] as string}: ${report.calls} recorded tool calls, none with captured arguments ` +
-        '(record with capture: { args: true }); --fail-on-change needs traffic',
-    );
+    const found =
+      report.calls === 0
+        ? 'no recorded tool calls (execute_tool spans)'
+        : `${report.calls} recorded tool calls, none with captured arguments (record with capture: { args: true })`;
+    return fail(`replay: nothing to replay in ${positionals[0] as string}: ${found}; --fail-on-change needs traffic`);
   }
   io.stdout(output);
   return failOnChange && report.changed.length > 0 ? EXIT_CHANGED : EXIT_OK;
@@ -131,7 +131,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
 /** `512`, `64K`, `512M`, `2G` (1024-based) as bytes; null when not such a count or below 1. */
-export function parseByteCount(text: string): number | null {
+function parseByteCount(text: string): number | null {
   const match = /^(\d+)([kmg]?)$/i.exec(text.trim());
   if (match === null) return null;
   const bytes = Number(match[1]) * (UNITS[(match[2] ?? '').toLowerCase()] ?? 1);

@@ -177,7 +177,8 @@ describe('toolhooks replay (CLI)', () => {
       const run = await runToolhooks(['replay', '--fail-on-change', '--hooks', 'policy-v2.mjs', file], dir);
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toMatch(new RegExp(`^toolhooks: replay: nothing to replay in ${file.replace('.', '\\.')}: ${file === 'no-traffic.json' ? 0 : 9} recorded tool calls, none with captured arguments .*--fail-on-change needs traffic\n$`));
+      const found = file === 'no-traffic.json' ? 'no recorded tool calls \\(execute_tool spans\\)' : '9 recorded tool calls, none with captured arguments \\(record with capture: \\{ args: true \\}\\)';
+      expect(run.stderr).toMatch(new RegExp(`^toolhooks: replay: nothing to replay in ${file.replace('.', '\\.')}: ${found}; --fail-on-change needs traffic\n$`));
     }
     const run = await runToolhooks(['replay', '--json', '--hooks', 'policy-v2.mjs', 'no-capture.jsonl'], dir);
     expect(run.code).toBe(0);
