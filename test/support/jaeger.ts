@@ -45,6 +45,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const JAEGER_CONFIG = join(ROOT, 'deploy/jaeger/jaeger.yaml');
 /** deploy/tail-sampling.yaml: the overlay that adds the tail-sampling pipeline (a second config). */
 export const TAIL_SAMPLING_CONFIG = join(ROOT, 'deploy/tail-sampling.yaml');
+/** deploy/jaeger/badger.yaml: the overlay that stores traces in Badger (JAEGER_BADGER_DIR) instead of memory. */
+export const BADGER_CONFIG = join(ROOT, 'deploy/jaeger/badger.yaml');
 /** deploy/jaeger/spm.yaml: the overlay for the Monitor tab (spanmetrics → Prometheus → query service). */
 export const SPM_CONFIG = join(ROOT, 'deploy/jaeger/spm.yaml');
 
