@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDrivenApp, type DrivenApp } from '../../support/driven-app.js';
 import { requireJaeger, tagsOf } from '../../support/jaeger.js';
-import { requireOtelcol, sumOf } from '../../support/otelcol.js';
+import { requireOtelcol, sumOf, type RunningCollector } from '../../support/otelcol.js';
 import { SUITE_CONTEXT, pipelineSkipNote, startPipeline, type RunningPipeline } from '../../support/pipeline.js';
 import { SPANS, kindOf, type BatchReport } from './fixtures/plan.js';
 
@@ -29,6 +29,8 @@ describe.skipIf(pipelineSkipNote() !== undefined)('pipeline throughput and memor
     const running = await startPipeline({ otelcol: requireOtelcol(SUITE_CONTEXT), jaeger: requireJaeger(SUITE_CONTEXT), samplePercent: 100 });
     pipeline = running;
     const idle = running.samplers.map((s) => s.rssBytes() ?? 0);
+    const heapOf = async (s: RunningCollector): Promise<number> => sumOf(await s.metrics(), 'otelcol_process_runtime_heap_alloc_bytes');
+    const idleHeap = await Promise.all(running.samplers.map(heapOf));
     for (let app = 0; app < APPS; app += 1) {
       apps.push(
         startDrivenApp(FIXTURE, {
@@ -43,7 +45,7 @@ describe.skipIf(pipelineSkipNote() !== undefined)('pipeline throughput and memor
       );
     }
     // Sample each sampler's memory and held traces while the calls run.
-    const peak = { rss: running.samplers.map(() => 0), held: running.samplers.map(() => 0) };
+    const peak = { rss: running.samplers.map(() => 0), held: running.samplers.map(() => 0), heap: running.samplers.map(() => 0) };
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
@@ -53,6 +55,7 @@ describe.skipIf(pipelineSkipNote() !== undefined)('pipeline throughput and memor
             const held = sumOf(samples, 'otelcol_processor_tail_sampling_new_trace_id_received') - sumOf(samples, 'otelcol_processor_tail_sampling_global_count_traces_sampled');
             peak.held[i] = Math.max(peak.held[i] ?? 0, held);
             peak.rss[i] = Math.max(peak.rss[i] ?? 0, s.rssBytes() ?? 0);
+            peak.heap[i] = Math.max(peak.heap[i] ?? 0, sumOf(samples, 'otelcol_process_runtime_heap_alloc_bytes'));
           }),
         );
         await new Promise((done) => setTimeout(done, 100));
@@ -92,12 +95,14 @@ describe.skipIf(pipelineSkipNote() !== undefined)('pipeline throughput and memor
     );
     const spans = expected * 3.2; // 3 spans a call, 4 for the failed tenth
     const perTrace = running.samplers.map((_s, i) => ((peak.rss[i] ?? 0) - (idle[i] ?? 0)) / Math.max(1, peak.held[i] ?? 1));
+    const heapPerTrace = running.samplers.map((_s, i) => ((peak.heap[i] ?? 0) - (idleHeap[i] ?? 0)) / Math.max(1, peak.held[i] ?? 1));
     console.log(
       `pipeline throughput: ${expected} calls (${spans.toFixed(0)} spans) from ${APPS} apps in ${(sent / 1000).toFixed(1)} s` +
         ` = ${(expected / (sent / 1000)).toFixed(0)} calls/s sent; all in Jaeger, whole, ${((arrived - began) / 1000).toFixed(1)} s after the first call` +
         ` = ${(expected / ((arrived - began) / 1000)).toFixed(0)} calls/s end to end.` +
         ` Samplers held at most ${peak.held.join(' and ')} traces, RSS peak ${peak.rss.map((b) => (b / 2 ** 20).toFixed(0)).join(' and ')} MiB` +
-        ` (idle ${idle.map((b) => (b / 2 ** 20).toFixed(0)).join(' and ')}), ~${perTrace.map((b) => (b / 1024).toFixed(1)).join(' and ')} KiB per held trace;` +
+        ` (idle ${idle.map((b) => (b / 2 ** 20).toFixed(0)).join(' and ')}), ~${perTrace.map((b) => (b / 1024).toFixed(1)).join(' and ')} KiB resident` +
+        ` and ~${heapPerTrace.map((b) => (b / 1024).toFixed(1)).join(' and ')} KiB of Go heap per held trace;` +
         ` decision tick ${latency.map((ms) => ms.toFixed(1)).join(' and ')} ms on average`,
     );
   });
