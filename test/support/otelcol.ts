@@ -25,12 +25,11 @@
  * ```
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { isCi, type SkippableContext } from './programs.js';
+import { builtProgram, requireBuiltProgram, type SkippableContext } from './programs.js';
 import { freePorts } from './ports.js';
 import { pollUntil } from './poll.js';
 
@@ -57,10 +56,7 @@ export const SINGLE_COLLECTOR_CONFIG = join(ROOT, 'deploy/otel-collector.yaml');
  * ```
  */
 export function otelcolBinary(env: NodeJS.ProcessEnv = process.env): string {
-  const explicit = env['OTELCOL_BIN'];
-  if (explicit !== undefined && explicit !== '') return resolve(explicit);
-  const cache = env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : join(homedir(), '.cache');
-  return join(cache, 'toolhooks', `otelcol-${OTELCOL_VERSION}`, 'otelcol');
+  return builtProgram('OTELCOL_BIN', `otelcol-${OTELCOL_VERSION}`, 'otelcol', env);
 }
 
 /**
@@ -76,17 +72,13 @@ export function otelcolBinary(env: NodeJS.ProcessEnv = process.env): string {
  */
 export function requireOtelcol(ctx: SkippableContext, env: NodeJS.ProcessEnv = process.env): string {
   const binary = otelcolBinary(env);
-  try {
-    accessSync(binary, constants.X_OK);
-    return binary;
-  } catch {
-    const note =
-      `OpenTelemetry Collector not found at ${binary}. Build it with \`bash scripts/build-otelcol.sh\` (needs Go;` +
-      ` builds ${OTELCOL_VERSION} from deploy/otelcol-builder.yaml once, 5 to 15 minutes on 2 cores) or point OTELCOL_BIN at it.`;
-    if (isCi(env)) throw new Error(`${note} CI must provide it: .ci/run runs scripts/ci-install-tools.sh first.`);
-    console.warn(`[skipped] ${note}`);
-    return ctx.skip(note);
-  }
+  return requireBuiltProgram(
+    ctx,
+    binary,
+    `OpenTelemetry Collector not found at ${binary}. Build it with \`bash scripts/build-otelcol.sh\` (needs Go;` +
+      ` builds ${OTELCOL_VERSION} from deploy/otelcol-builder.yaml once, 5 to 15 minutes on 2 cores) or point OTELCOL_BIN at it.`,
+    env,
+  );
 }
 
 /** The loopback ports a started collector is given (each config uses the ones it needs). */
