@@ -11,7 +11,7 @@ import { startDrivenApp, type DrivenApp } from '../../support/driven-app.js';
 import { requireJaeger, tagsOf } from '../../support/jaeger.js';
 import { requireOtelcol, sumOf, type RunningCollector } from '../../support/otelcol.js';
 import { SUITE_CONTEXT, pipelineSkipNote, startPipeline, type RunningPipeline } from '../../support/pipeline.js';
-import { SPANS, kindOf, type BatchReport } from './fixtures/plan.js';
+import { SPANS, kindOf, type BatchReport, type CallKind } from './fixtures/plan.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/pipeline-app.ts', import.meta.url));
 const APPS = 4;
@@ -67,10 +67,11 @@ describe.skipIf(pipelineSkipNote() !== undefined)('pipeline throughput and memor
     for (const report of reports) expect(report.unexpected).toEqual([]);
 
     const expected = APPS * CALLS;
+    let whole = 0;
     const arrived = await running.jaeger.waitFor(
       'every call’s trace, whole',
       async () => {
-        let whole = 0;
+        whole = 0;
         for (let app = 0; app < APPS; app += 1) {
           const traces = await running.jaeger.findTraces({ service: `toolhooks-throughput-${app + 1}`, operation: 'execute_tool work', limit: CALLS * 2 });
           for (const trace of traces) {
@@ -82,7 +83,16 @@ describe.skipIf(pipelineSkipNote() !== undefined)('pipeline throughput and memor
         return whole === expected && performance.now();
       },
       120_000,
-    );
+    ).catch(async (error: unknown) => {
+      // Say where the spans went before failing: refused at the gateway, queued, or dropped by a sampler.
+      const counters = async (c: RunningCollector): Promise<string> => {
+        const samples = await c.metrics();
+        const names = ['otelcol_receiver_accepted_spans', 'otelcol_receiver_refused_spans', 'otelcol_exporter_sent_spans', 'otelcol_exporter_send_failed_spans', 'otelcol_processor_tail_sampling_sampling_trace_dropped_too_early', 'otelcol_processor_tail_sampling_sampling_late_span_age_count'];
+        return `${c.name}: ${names.map((n) => `${n.replace('otelcol_', '')}=${sumOf(samples, n)}`).join(' ')}`;
+      };
+      const state = await Promise.all([running.gateway, ...running.samplers].map(counters));
+      throw new Error(`${whole} of ${expected} traces whole in Jaeger\n${state.join('\n')}\n${running.logs()}\n${String(error)}`);
+    });
     sampling = false;
     await sampler;
     const latency = await Promise.all(
@@ -93,7 +103,7 @@ describe.skipIf(pipelineSkipNote() !== undefined)('pipeline throughput and memor
         return count === 0 ? 0 : sum / count;
       }),
     );
-    const spans = expected * 3.2; // 3 spans a call, 4 for the failed tenth
+    const spans = reports.reduce((sum, report) => sum + Object.entries(report.kinds).reduce((n, [kind, ids]) => n + ids.length * SPANS[kind as CallKind].length, 0), 0);
     const perTrace = running.samplers.map((_s, i) => ((peak.rss[i] ?? 0) - (idle[i] ?? 0)) / Math.max(1, peak.held[i] ?? 1));
     const heapPerTrace = running.samplers.map((_s, i) => ((peak.heap[i] ?? 0) - (idleHeap[i] ?? 0)) / Math.max(1, peak.held[i] ?? 1));
     console.log(
