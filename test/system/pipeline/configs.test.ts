@@ -1,6 +1,7 @@
 /**
  * Every collector config deploy/ ships, started by the real collector binary (not only parsed): the
  * compose file's single collector carrying traces to Jaeger and metrics to its Prometheus endpoint, the
+ * tail-sampling policies keeping a denied call, the
  * gateway's DNS overlay routing to a sampler it found through DNS, and configs with an unknown component
  * or a misspelt key, which the collector refuses to start with its own message.
  */
@@ -59,6 +60,56 @@ describe.skipIf(pipelineSkipNote() !== undefined)('the collector configs in depl
         return /toolhooks_tool_calls_total\{[^}]*toolhooks_outcome="aborted"[^}]*\} 10\b/.test(text) && text;
       });
       expect(exposition).toMatch(/toolhooks_hook_errors_total\{/);
+    } finally {
+      for (const process of stop) await process.stop();
+    }
+  });
+
+  it('the policies keep a denied call (no ERROR status) and not a completed one, at 0% for the rest', { timeout: 120_000 }, async () => {
+    // No toolhooks release makes denied calls yet (approvals come with Ask), so the two execute_tool spans
+    // are sent as OTLP JSON, shaped as toolhooks records them.
+    const jaeger = await startJaeger({ binary: requireJaeger(SUITE_CONTEXT), configs: [JAEGER_CONFIG] });
+    const stop: { stop(): Promise<void> }[] = [jaeger];
+    try {
+      const collector = await startCollector({
+        binary: requireOtelcol(SUITE_CONTEXT),
+        name: 'single collector',
+        configs: [SINGLE_COLLECTOR_CONFIG, TAIL_SAMPLING_CONFIG],
+        env: { TOOLHOOKS_TRACE_DECISION_WAIT: '1s', TOOLHOOKS_TRACE_SAMPLE_PERCENT: '0', TOOLHOOKS_JAEGER_ENDPOINT: `127.0.0.1:${jaeger.ports.otlpGrpc}` },
+      });
+      stop.unshift(collector);
+      const now = BigInt(Date.now()) * 1_000_000n;
+      const span = (traceId: string, outcome: string): unknown => ({
+        traceId,
+        spanId: traceId.slice(0, 16),
+        name: 'execute_tool deploy',
+        kind: 1,
+        startTimeUnixNano: String(now),
+        endTimeUnixNano: String(now + 1_000_000n),
+        attributes: [
+          { key: 'gen_ai.tool.name', value: { stringValue: 'deploy' } },
+          { key: 'toolhooks.outcome', value: { stringValue: outcome } },
+        ],
+      });
+      const body = {
+        resourceSpans: [
+          {
+            resource: { attributes: [{ key: 'service.name', value: { stringValue: 'toolhooks-denied-policy' } }] },
+            scopeSpans: [{ scope: { name: 'toolhooks' }, spans: [span('a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1', 'denied'), span('b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2', 'completed')] }],
+          },
+        ],
+      };
+      const response = await fetch(`${collector.otlpHttpUrl}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(response.status, await response.text()).toBe(200);
+      const kept = await jaeger.waitFor('the denied call', async () => {
+        const found = await jaeger.findTraces({ service: 'toolhooks-denied-policy' });
+        return found.length > 0 && found;
+      });
+      // One more decision round, so the completed call had its chance to be (wrongly) kept.
+      await new Promise((done) => setTimeout(done, 3000));
+      const all = await jaeger.findTraces({ service: 'toolhooks-denied-policy' });
+      expect(kept.map((t) => t.traceID)).toEqual(['a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1']);
+      expect(all.map((t) => tagsOf(t.spans[0]?.tags ?? [])['toolhooks.outcome'])).toEqual(['denied']);
     } finally {
       for (const process of stop) await process.stop();
     }
