@@ -16,7 +16,12 @@
  * }
  * ```
  */
+import { brandAcrossBuilds } from '../brand.js';
 export class ReplayInputError extends Error {
+  static {
+    brandAcrossBuilds(this, 'ReplayInputError');
+  }
+
   constructor(message: string, options?: { cause?: unknown }) {
     super(oneLine(message), options);
     this.name = 'ReplayInputError';

@@ -16,6 +16,7 @@ import { diagSafe } from '../telemetry/capture.js';
 import { recordEvent, startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Matched, PhaseRequest } from './phase.js';
 import { runPhase } from './phase.js';
+import { VERSION } from '../version.js';
 
 const PHASES: readonly Phase[] = ['before_tool', 'after_tool', 'on_error'];
 const PHASE_METHOD = { before_tool: 'beforeTool', after_tool: 'afterTool', on_error: 'onError' } as const;
@@ -111,7 +112,22 @@ export class RunnerCore<S = unknown> {
   }
 }
 
-const cores = new WeakMap<object, RunnerCore<never>>();
+/**
+ * Runner → core, on a global slot named for this version: the package's ESM and CommonJS builds, both
+ * loaded in one process, share it, so either build's flows accept either build's HookRunner. Another
+ * version of the package keeps its own (its core may differ).
+ */
+const CORES_SLOT = Symbol.for(`toolhooks.runner-cores@${VERSION}`);
+const cores = sharedCores();
+
+function sharedCores(): WeakMap<object, RunnerCore<never>> {
+  const slots = globalThis as Record<symbol, unknown>;
+  const existing = slots[CORES_SLOT];
+  if (existing instanceof WeakMap) return existing as WeakMap<object, RunnerCore<never>>;
+  const created = new WeakMap<object, RunnerCore<never>>();
+  slots[CORES_SLOT] = created;
+  return created;
+}
 
 /** Links a runner to its core. */
 export function attachCore<S>(runner: object, core: RunnerCore<S>): void {

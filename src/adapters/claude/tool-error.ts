@@ -3,6 +3,7 @@
  */
 
 /** Why a Claude tool call failed, as the SDK (or the adapter) reported it. */
+import { brandAcrossBuilds } from '../../brand.js';
 export type ClaudeToolFailure = 'failed' | 'interrupted' | 'permission_denied' | 'session_ended' | 'timeout';
 
 /**
@@ -16,6 +17,10 @@ export type ClaudeToolFailure = 'failed' | 'interrupted' | 'permission_denied' |
  * ```
  */
 export class ClaudeToolError extends Error {
+  static {
+    brandAcrossBuilds(this, 'ClaudeToolError');
+  }
+
   override readonly name = 'ClaudeToolError';
   /** Why the call failed. */
   readonly failure: ClaudeToolFailure;
