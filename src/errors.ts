@@ -1,4 +1,4 @@
-import { brandAcrossBuilds } from './brand.js';
+import { brandAcrossBuilds } from './internal/brand.js';
 
 /**
  * The error a flow raises when a hook aborts a tool call.

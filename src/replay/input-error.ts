@@ -16,7 +16,7 @@
  * }
  * ```
  */
-import { brandAcrossBuilds } from '../brand.js';
+import { brandAcrossBuilds } from '../internal/brand.js';
 export class ReplayInputError extends Error {
   static {
     brandAcrossBuilds(this, 'ReplayInputError');

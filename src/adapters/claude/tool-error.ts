@@ -3,7 +3,7 @@
  */
 
 /** Why a Claude tool call failed, as the SDK (or the adapter) reported it. */
-import { brandAcrossBuilds } from '../../brand.js';
+import { brandAcrossBuilds } from '../../internal/brand.js';
 export type ClaudeToolFailure = 'failed' | 'interrupted' | 'permission_denied' | 'session_ended' | 'timeout';
 
 /**

@@ -2,7 +2,7 @@
  * McpToolError: an MCP tool result with `isError: true`, raised as an error so that onError hooks
  * see it like any other tool failure.
  */
-import { brandAcrossBuilds } from '../../brand.js';
+import { brandAcrossBuilds } from '../../internal/brand.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import { ERROR_TYPE_TOOL_ERROR } from '../../telemetry/semconv.js';
 

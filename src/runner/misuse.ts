@@ -6,7 +6,7 @@
  * the public interface too, so TypeScript rejects them at compile time as far as it can.
  * @internal
  */
-import { spellingDistance } from './validate.js';
+import { spellingDistance } from '../internal/validate.js';
 
 /** The members that make an object a hook. */
 export const HOOK_METHODS = ['beforeTool', 'afterTool', 'onError', 'onEvent'] as const;
