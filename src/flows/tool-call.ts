@@ -18,6 +18,7 @@ import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
 import type { PhaseRequest } from '../runner/phase.js';
 import { endSpan, reportTelemetryFailure, startSpanSafely } from '../telemetry/failures.js';
+import { attributeLengthLimit } from '../telemetry/span-limits.js';
 import {
   ATTR_ATTEMPT,
   ATTR_ERROR_TYPE,
@@ -116,7 +117,10 @@ export class ToolCall<S = unknown> {
   readonly #agentName: string | undefined;
   /** When the call started; read only for the observers' tool event. */
   readonly #started: number;
-  readonly #arguments: string | undefined;
+  /** The captured arguments (redacted JSON), as recorded on the span and given to observers. */
+  #arguments: string | undefined;
+  /** The span's attribute length limit, when capture is on and the span has one: captured JSON fits it. */
+  #lengthLimit: number | undefined;
   #failure: { error: unknown } | undefined;
 
   constructor(spec: CallSpec<S>) {
@@ -149,9 +153,26 @@ export class ToolCall<S = unknown> {
     } catch (error) {
       reportTelemetryFailure('startSpan', error);
     }
+    if (recording && span !== undefined && (core.capture.args || core.capture.results)) this.#fitCapture(span, spec.args);
     this.#span = recording ? span : undefined;
     this.#active = active;
     this.#request = new CallPhaseRequest(spec as CallSpec<unknown>, recording);
+  }
+
+  /**
+   * Under an SDK attribute length limit, the captured arguments given at start would be cut mid-value
+   * (invalid JSON, unreadable for replay): they are written again within the limit.
+   */
+  #fitCapture(span: Span, args: ToolArgs): void {
+    const limit = attributeLengthLimit(span);
+    this.#lengthLimit = limit;
+    if (limit === undefined || this.#arguments === undefined || this.#arguments.length <= limit) return;
+    this.#arguments = this.#core.capture.serializeWithin(args, limit);
+    try {
+      span.setAttribute(ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, this.#arguments);
+    } catch (error) {
+      reportTelemetryFailure('execute_tool attributes', error);
+    }
   }
 
   /** Everything a sampler may look at, given at start. */
@@ -296,7 +317,7 @@ export class ToolCall<S = unknown> {
     const capture = this.#core.capture;
     const failed = outcome === 'aborted' || outcome === 'failed';
     const errorType = failed ? errorTypeOf(error) : undefined;
-    const capturedResult = !failed && capture.results ? capture.serialize(result) : undefined;
+    const capturedResult = !failed && capture.results ? capture.serializeWithin(result, this.#lengthLimit) : undefined;
     if (span !== undefined) {
       try {
         const attributes: Attributes = {

@@ -8,6 +8,7 @@ import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase } from '../hook.js';
 import { reportTelemetryFailure, startSpanSafely } from './failures.js';
+import { attributeLengthLimit } from './span-limits.js';
 import {
   ATTR_DECISION,
   ATTR_DECISION_HOOK,
@@ -79,18 +80,18 @@ const EVENT_NAMES = {
  */
 export function recordEvent(span: Span, capture: Capture, event: PhaseSpanEvent): void {
   try {
-    span.addEvent(EVENT_NAMES[event.type], eventAttributes(capture, event));
+    span.addEvent(EVENT_NAMES[event.type], eventAttributes(capture, event, span));
   } catch (error) {
     reportTelemetryFailure('addEvent', error);
   }
 }
 
-function eventAttributes(capture: Capture, event: PhaseSpanEvent): Attributes {
+function eventAttributes(capture: Capture, event: PhaseSpanEvent, span: Span): Attributes {
   let attributes: Attributes;
   let reason: string | undefined;
   switch (event.type) {
     case 'decision':
-      return decisionAttributes(capture, event.hook, event.decision, event.durationMs);
+      return decisionAttributes(capture, event.hook, event.decision, event.durationMs, span);
     case 'shadowed':
       attributes = { [ATTR_HOOK_NAME]: event.hook, [ATTR_DECISION]: event.decision.kind, [ATTR_DECISION_WINNER]: event.winner };
       reason = event.decision.kind === 'continue' ? undefined : event.decision.reason;
@@ -104,7 +105,7 @@ function eventAttributes(capture: Capture, event: PhaseSpanEvent): Attributes {
   }
 }
 
-function decisionAttributes(capture: Capture, hook: RecordedHook, decision: HookDecision, durationMs: number): Attributes {
+function decisionAttributes(capture: Capture, hook: RecordedHook, decision: HookDecision, durationMs: number, span: Span): Attributes {
   const attributes: Attributes = {
     [ATTR_HOOK_NAME]: hook.name,
     [ATTR_HOOK_INDEX]: hook.index,
@@ -122,7 +123,8 @@ function decisionAttributes(capture: Capture, hook: RecordedHook, decision: Hook
       attributes[ATTR_REDIRECT_ARG_KEYS] = Object.keys(decision.newArgs)
         .slice(0, MAX_ARG_KEYS)
         .map((key) => capture.limit(key));
-      if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serialize(decision.newArgs);
+      // Within the span's attribute length limit, if any, so that the JSON is not cut mid-value.
+      if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serializeWithin(decision.newArgs, attributeLengthLimit(span));
     }
   }
   return attributes;
