@@ -17,6 +17,7 @@ import { HookAbortError } from '../errors.js';
 import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
 import type { PhaseRequest } from '../runner/phase.js';
+import type { ArgsCopy } from '../runner/read-only-args.js';
 import { endSpan, reportTelemetryFailure, startSpanSafely } from '../telemetry/failures.js';
 import { attributeLengthLimit } from '../telemetry/span-limits.js';
 import {
@@ -70,6 +71,7 @@ class CallPhaseRequest implements PhaseRequest {
   durationMs = 0;
   attempt = 1;
   readonly tally = { hookErrors: 0 };
+  readonly argsCopy: ArgsCopy = { source: undefined, copy: undefined };
 
   constructor(
     spec: CallSpec<unknown>,

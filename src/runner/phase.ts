@@ -23,6 +23,8 @@ import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
 import { failureRecord, hookRecord, shadowedRecord } from './records.js';
 import { reportHookFailure } from './first-failure.js';
+import type { ArgsCopy } from './read-only-args.js';
+import { hookArgs } from './read-only-args.js';
 import type { Verdict } from './verdict.js';
 import { HookFailed, checkDecision } from './verdict.js';
 
@@ -50,6 +52,8 @@ export interface PhaseRequest {
   readonly traced?: boolean;
   /** Counts the swallowed hook errors of a whole call (a flow's `toolhooks.hook.errors`). */
   readonly tally?: { hookErrors: number };
+  /** The call's frozen copy of its arguments for hooks, shared by its phases. */
+  readonly argsCopy?: ArgsCopy;
 }
 
 /** The hooks of one phase that apply to a tool, with the failures of matchers that threw. */
@@ -71,6 +75,8 @@ class PhaseRun<S> {
   readonly shadowed: ShadowedDecision[] | undefined;
   readonly errors: HookFailure[] | undefined;
   readonly started: number;
+  /** The arguments as hooks see them: a frozen copy, never the caller's object. */
+  readonly args: ToolArgs;
 
   constructor(
     readonly request: PhaseRequest,
@@ -83,6 +89,7 @@ class PhaseRun<S> {
     this.shadowed = observe ? [] : undefined;
     this.errors = observe ? [] : undefined;
     this.started = observe ? performance.now() : 0;
+    this.args = hookArgs(request.args, request.argsCopy);
   }
 }
 
@@ -147,7 +154,8 @@ function invoke<S>(run: PhaseRun<S>, entry: HookEntry<S>): Verdict | Promise<Ver
 /** Calls the phase's method of the entry's hook (as a method: `this` is the hook). */
 function callHookMethod<S>(run: PhaseRun<S>, entry: HookEntry<S>, ctx: InvocationContext): unknown {
   const hook = entry.hook;
-  const { toolName, args, state, value } = run.request;
+  const { toolName, state, value } = run.request;
+  const args = run.args;
   switch (run.request.phase) {
     case 'before_tool':
       return hook.beforeTool?.(toolName, args, state as S, ctx);
