@@ -70,6 +70,11 @@ class PhaseRun<S> {
   winning: HookDecision = CONTINUE;
   winnerRecord: OpenHookRecord | undefined = undefined;
   abortCause: { cause: unknown } | undefined = undefined;
+  /**
+   * Set once an enforced hook aborted: no later enforced hook runs, but later audit hooks still do (they
+   * see all traffic, so their "would abort" counts are not low), and then the Abort is raised.
+   */
+  aborted = false;
   /** Observer records, kept only when there are observers. */
   readonly records: OpenHookRecord[] | undefined;
   readonly shadowed: ShadowedDecision[] | undefined;
@@ -111,10 +116,11 @@ function aggregate<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision | Pro
   const timed = run.span !== undefined || run.records !== undefined;
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] as HookEntry<S>;
+    if (run.aborted && entry.mode !== 'audit') continue;
     const started = timed ? performance.now() : 0;
     const verdict = invoke(run, entry);
     if (verdict instanceof Promise) return aggregateAsync(core, run, index, started, verdict);
-    if (add(core, run, entry, verdict, timed ? performance.now() - started : 0)) break;
+    if (add(core, run, entry, verdict, timed ? performance.now() - started : 0)) run.aborted = true;
   }
   return end(core, run);
 }
@@ -128,14 +134,14 @@ async function aggregateAsync<S>(
 ): Promise<HookDecision> {
   const entries = run.matched.entries;
   const first = await pending;
-  if (!add(core, run, entries[index] as HookEntry<S>, first, performance.now() - started)) {
-    for (let next = index + 1; next < entries.length; next += 1) {
-      const entry = entries[next] as HookEntry<S>;
-      const began = performance.now();
-      let verdict = invoke(run, entry);
-      if (verdict instanceof Promise) verdict = await verdict;
-      if (add(core, run, entry, verdict, performance.now() - began)) break;
-    }
+  if (add(core, run, entries[index] as HookEntry<S>, first, performance.now() - started)) run.aborted = true;
+  for (let next = index + 1; next < entries.length; next += 1) {
+    const entry = entries[next] as HookEntry<S>;
+    if (run.aborted && entry.mode !== 'audit') continue;
+    const began = performance.now();
+    let verdict = invoke(run, entry);
+    if (verdict instanceof Promise) verdict = await verdict;
+    if (add(core, run, entry, verdict, performance.now() - began)) run.aborted = true;
   }
   return end(core, run);
 }
