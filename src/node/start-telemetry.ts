@@ -6,7 +6,6 @@
  */
 import { diag, metrics } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
-import { logs } from '@opentelemetry/api-logs';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
 import { planSignal } from './environment.js';
@@ -18,7 +17,9 @@ import { checkOptions } from './options.js';
 import type { CheckedOptions, StartTelemetryOptions } from './options.js';
 import { servePrometheus } from './prometheus.js';
 import type { PrometheusEndpoint } from './prometheus.js';
-import { getBooleanFromEnv } from './sdk-parts.js';
+import { API_LOGS } from '../telemetry/logger-provider.js';
+import { sdkProblem } from './platform.js';
+import { getBooleanFromEnv, SDK_INFO } from './sdk-parts.js';
 
 let running: { readonly handle: TelemetryHandle; readonly tracerProvider: TracerProvider } | undefined;
 let existingReported = false;
@@ -39,6 +40,8 @@ let existingReported = false;
  * through `diag` with the number of items dropped (set `OTEL_LOG_LEVEL=warn` to see diag output);
  * `shutdown()` says on one line what it had to drop, even without a diag logger.
  *
+ * @throws Error naming the SDK version found when it has to start the SDK and the installed one is not the
+ *   SDK 3 line.
  * @throws Error naming the option (or variable) and its value: an endpoint that is not an http(s) URL, a
  *   protocol other than `http/protobuf` / `http/json`, a Prometheus port that is not a port number. A
  *   port in use rejects `ready` instead.
@@ -62,6 +65,9 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     reportExisting(existing, checked);
     return inactive('existing');
   }
+  // Only building pipelines needs the SDK 3 line; an app's own providers of any line are used as they are.
+  const unsupported = sdkProblem(SDK_INFO['telemetry.sdk.version']);
+  if (unsupported !== undefined) throw new Error(unsupported);
 
   const plans = {
     traces: planSignal('traces', checked.endpoint, checked.protocol),
@@ -108,7 +114,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     flushables: [
       tracerProvider,
       registeredMeters ? metrics.getMeterProvider() : undefined,
-      pipelines.logRecordProcessors.length > 0 ? logs.getLoggerProvider() : undefined,
+      pipelines.logRecordProcessors.length > 0 ? API_LOGS?.getLoggerProvider() : undefined,
     ],
     ...(checked.console !== false && tracerProvider !== undefined ? { flushFirst: tracerProvider } : {}),
     shutdownTimeoutMillis: checked.shutdownTimeoutMillis,

@@ -4,9 +4,11 @@
  */
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { expect } from 'vitest';
+import { newTracerProvider, simpleSpanProcessor } from './sdk.js';
+import type { TestTracerProvider } from './sdk.js';
 
 let contextManagerInstalled = false;
 
@@ -18,9 +20,9 @@ export function installContextManager(): void {
 }
 
 export interface TestTracing {
-  readonly provider: BasicTracerProvider;
+  readonly provider: TestTracerProvider;
   readonly exporter: InMemorySpanExporter;
-  readonly tracer: ReturnType<BasicTracerProvider['getTracer']>;
+  readonly tracer: ReturnType<TestTracerProvider['getTracer']>;
   spans(): ReadableSpan[];
   spansNamed(name: string): ReadableSpan[];
   /** The one finished span with this name; fails the test when there is not exactly one. */
@@ -32,7 +34,7 @@ export interface TestTracing {
 export function createTestTracing(): TestTracing {
   installContextManager();
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = newTracerProvider({ spanProcessors: [simpleSpanProcessor(exporter)] });
   const tracer = provider.getTracer('toolhooks');
   return {
     provider,
