@@ -13,8 +13,11 @@ let fromEnvironment: number | undefined | null = null;
 /** The string attribute length `span` keeps, when it has a finite one; never throws. */
 export function attributeLengthLimit(span: Span): number | undefined {
   try {
-    const own = (span as unknown as { _attributeValueLengthLimit?: unknown })._attributeValueLengthLimit;
+    // SDK 3 keeps the limits on the span (`_spanLimits`), SDK 2 also copies this one to its own field.
+    const sdkSpan = span as unknown as { _spanLimits?: { attributeValueLengthLimit?: unknown }; _attributeValueLengthLimit?: unknown };
+    const own = sdkSpan._spanLimits?.attributeValueLengthLimit ?? sdkSpan._attributeValueLengthLimit;
     if (typeof own === 'number') return positive(own);
+    if (sdkSpan._spanLimits !== undefined) return undefined;
   } catch {
     // a span with hostile getters: fall back to the environment
   }

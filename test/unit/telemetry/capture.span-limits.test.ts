@@ -3,7 +3,8 @@
  * OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT variable) cuts every string attribute longer than it. Captured JSON
  * is written to fit the limit instead, so it stays valid JSON and replay can still read the arguments.
  */
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+import type { Tracer } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { HookRunner, executeTool, redirect } from '../../../src/index.js';
 import {
@@ -13,14 +14,15 @@ import {
   EVENT_HOOK_DECISION,
   SPAN_BEFORE_TOOL,
 } from '../../../src/telemetry/semconv.js';
+import { newTracerProvider, simpleSpanProcessor } from '../../support/sdk.js';
 import { eventsOf, installContextManager } from '../../support/tracing.js';
 
 installContextManager();
 const exporter = new InMemorySpanExporter();
 beforeEach(() => exporter.reset());
 
-function tracerWithLimit(attributeValueLengthLimit: number): ReturnType<BasicTracerProvider['getTracer']> {
-  const provider = new BasicTracerProvider({ spanLimits: { attributeValueLengthLimit }, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+function tracerWithLimit(attributeValueLengthLimit: number): Tracer {
+  const provider = newTracerProvider({ spanLimits: { attributeValueLengthLimit }, spanProcessors: [simpleSpanProcessor(exporter)] });
   return provider.getTracer('toolhooks');
 }
 
@@ -59,7 +61,7 @@ describe('captured JSON under an SDK attribute length limit', () => {
   });
 
   it('without a limit, nothing changes', async () => {
-    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const provider = newTracerProvider({ spanProcessors: [simpleSpanProcessor(exporter)] });
     const hooks = new HookRunner({ tracer: provider.getTracer('toolhooks'), capture: { args: true } });
     await executeTool({ hooks, toolName: 'search', args: { q: 'z'.repeat(2000) }, execute: () => 'ok' });
     const root = exporter.getFinishedSpans().find((span) => span.name === 'execute_tool search');
