@@ -7,6 +7,7 @@ import type { Context } from '@opentelemetry/api';
 import type { DestinationStream } from 'pino';
 import { currentLoggerProvider } from '../telemetry/logger-provider.js';
 import type { EmittedLogRecord, EmittingLogger, EmittingLoggerProvider } from '../telemetry/logger-provider.js';
+import { readOptions, string } from '../internal/validate.js';
 import { INSTRUMENTATION_NAME, LOG_SPAN_ID, LOG_TRACE_FLAGS, LOG_TRACE_ID } from '../telemetry/semconv.js';
 import { FollowGlobal } from '../telemetry/follow-global.js';
 import { FailureCounter } from '../telemetry/warn-once.js';
@@ -60,6 +61,7 @@ const SEVERITY_BY_LEVEL: ReadonlyMap<number, readonly [number, string]> = new Ma
  * ```
  */
 export function otelDestination(options: OTelDestinationOptions = {}): DestinationStream {
+  readOptions(options, 'otelDestination(options)', 'otelDestination', { loggerName: string });
   return new OTelDestination(options.loggerName ?? INSTRUMENTATION_NAME);
 }
 

@@ -4,7 +4,7 @@
  * Its parts: options.ts (options and their checking), environment.ts (OTEL_* variables), exporters.ts
  * (the export pipelines), prometheus.ts, global-providers.ts (what the app registered), handle.ts.
  */
-import { diag, metrics } from '@opentelemetry/api';
+import { metrics } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
@@ -20,6 +20,7 @@ import type { PrometheusEndpoint } from './prometheus.js';
 import { API_LOGS } from '../telemetry/logger-provider.js';
 import { sdkProblem } from './platform.js';
 import { getBooleanFromEnv, SDK_INFO } from './sdk-parts.js';
+import { report } from '../telemetry/warn-once.js';
 
 let running: { readonly handle: TelemetryHandle; readonly tracerProvider: TracerProvider } | undefined;
 let existingReported = false;
@@ -57,7 +58,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   const checked = checkOptions(options);
 
   if (getBooleanFromEnv('OTEL_SDK_DISABLED')) {
-    diag.info('toolhooks: OTEL_SDK_DISABLED is set; startTelemetry() starts nothing');
+    report('info', 'toolhooks: OTEL_SDK_DISABLED is set; startTelemetry() starts nothing');
     return inactive('disabled');
   }
   const existing = registeredTracerProvider();
@@ -79,7 +80,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
 
   let prometheus: PrometheusEndpoint | undefined;
   if (checked.prometheus !== undefined && before.meterProvider) {
-    diag.warn('toolhooks: a MeterProvider is already registered; startTelemetry() cannot add a Prometheus endpoint to it');
+    report('warn', 'toolhooks: a MeterProvider is already registered; startTelemetry() cannot add a Prometheus endpoint to it');
   } else if (checked.prometheus !== undefined) {
     prometheus = servePrometheus(checked.prometheus.port, checked.prometheus.host ?? '127.0.0.1');
     pipelines.metricReaders.push(prometheus.exporter);
@@ -129,17 +130,18 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
 
 function reportExisting(provider: TracerProvider, checked: CheckedOptions): void {
   if (running !== undefined && running.tracerProvider === provider) {
-    diag.warn('toolhooks: startTelemetry() was already called and is still running; this call starts nothing');
+    report('warn', 'toolhooks: startTelemetry() was already called and is still running; this call starts nothing');
     return;
   }
   if (!existingReported) {
     existingReported = true;
-    diag.info(
+    report(
+      'info',
       'toolhooks: a tracer provider is already registered (the app runs its own OpenTelemetry SDK); ' +
         'startTelemetry() registers nothing and toolhooks uses the existing providers',
     );
   }
   if (checked.prometheus !== undefined) {
-    diag.warn('toolhooks: startTelemetry() did not start the Prometheus endpoint: add a PrometheusExporter to your own MeterProvider');
+    report('warn', 'toolhooks: startTelemetry() did not start the Prometheus endpoint: add a PrometheusExporter to your own MeterProvider');
   }
 }

@@ -7,8 +7,8 @@ import { errorClassName, errorMessage } from '../internal/describe.js';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase } from '../hook.js';
-import { reportTelemetryFailure, startSpanSafely } from './failures.js';
 import { attributeLengthLimit } from './span-limits.js';
+import { addSpanEvent, endSpan, setSpanAttributes, startSpan } from './span.js';
 import {
   ATTR_DECISION,
   ATTR_DECISION_HOOK,
@@ -38,7 +38,7 @@ import {
   SPAN_BEFORE_TOOL,
   SPAN_ON_ERROR,
 } from './semconv.js';
-import type { Capture } from './capture.js';
+import type { Capture } from './capture/options.js';
 
 /** How many `newArgs` key names a decision event lists. */
 const MAX_ARG_KEYS = 64;
@@ -51,11 +51,11 @@ const SPAN_NAMES: Record<Phase, string> = {
 
 /** Starts a phase span (recording or not: the caller decides); undefined only when the tracer throws. */
 export function startPhaseSpan(tracer: Tracer, phase: Phase, toolName: string): Span | undefined {
-  return startSpanSafely(tracer, SPAN_NAMES[phase], { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase });
+  return startSpan(tracer, SPAN_NAMES[phase], { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase });
 }
 
 /** The hook a phase event is about. */
-export interface RecordedHook {
+interface RecordedHook {
   readonly name: string;
   readonly index: number;
   readonly mode: HookMode;
@@ -63,7 +63,7 @@ export interface RecordedHook {
 }
 
 /** One event of a phase span: an invoked hook's decision, a shadowed decision, or a swallowed failure. */
-export type PhaseSpanEvent =
+type PhaseSpanEvent =
   | { readonly type: 'decision'; readonly hook: RecordedHook; readonly decision: HookDecision; readonly durationMs: number }
   | { readonly type: 'shadowed'; readonly hook: string; readonly decision: HookDecision; readonly winner: string }
   | { readonly type: 'error'; readonly hook: RecordedHook; readonly kind: HookErrorKind; readonly error: unknown };
@@ -79,19 +79,21 @@ const EVENT_NAMES = {
  * to build or add it is reported, never propagated.
  */
 export function recordEvent(span: Span, capture: Capture, event: PhaseSpanEvent): void {
-  try {
-    span.addEvent(EVENT_NAMES[event.type], eventAttributes(capture, event, span));
-  } catch (error) {
-    reportTelemetryFailure('addEvent', error);
-  }
+  addSpanEvent(span, EVENT_NAMES[event.type], eventAttributes, { capture, lengthLimit: capture.args ? attributeLengthLimit(span) : undefined }, event);
 }
 
-function eventAttributes(capture: Capture, event: PhaseSpanEvent, span: Span): Attributes {
+/** What building an event's attributes needs: the capture, and the span's attribute length limit when capture is on. */
+interface EventContext {
+  readonly capture: Capture;
+  readonly lengthLimit: number | undefined;
+}
+
+function eventAttributes({ capture, lengthLimit }: EventContext, event: PhaseSpanEvent): Attributes {
   let attributes: Attributes;
   let reason: string | undefined;
   switch (event.type) {
     case 'decision':
-      return decisionAttributes(capture, event.hook, event.decision, event.durationMs, span);
+      return decisionAttributes(capture, event.hook, event.decision, event.durationMs, lengthLimit);
     case 'shadowed':
       attributes = { [ATTR_HOOK_NAME]: event.hook, [ATTR_DECISION]: event.decision.kind, [ATTR_DECISION_WINNER]: event.winner };
       reason = event.decision.kind === 'continue' ? undefined : event.decision.reason;
@@ -105,7 +107,7 @@ function eventAttributes(capture: Capture, event: PhaseSpanEvent, span: Span): A
   }
 }
 
-function decisionAttributes(capture: Capture, hook: RecordedHook, decision: HookDecision, durationMs: number, span: Span): Attributes {
+function decisionAttributes(capture: Capture, hook: RecordedHook, decision: HookDecision, durationMs: number, lengthLimit: number | undefined): Attributes {
   const attributes: Attributes = {
     [ATTR_HOOK_NAME]: hook.name,
     [ATTR_HOOK_INDEX]: hook.index,
@@ -124,14 +126,14 @@ function decisionAttributes(capture: Capture, hook: RecordedHook, decision: Hook
         .slice(0, MAX_ARG_KEYS)
         .map((key) => capture.limit(key));
       // Within the span's attribute length limit, if any, so that the JSON is not cut mid-value.
-      if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serializeWithin(decision.newArgs, attributeLengthLimit(span));
+      if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serializeWithin(decision.newArgs, lengthLimit);
     }
   }
   return attributes;
 }
 
 /** `exception.*` attributes for anything thrown: an Error's class, message and stack, else typeof and String(). */
-export function exceptionAttributes(error: unknown, capture: Capture): Attributes {
+function exceptionAttributes(error: unknown, capture: Capture): Attributes {
   try {
     if (error instanceof Error) {
       const attributes: Attributes = {
@@ -160,7 +162,7 @@ function readStack(error: Error): string | undefined {
 }
 
 /** What a phase span says about the phase once it ends. */
-export interface PhaseSummary {
+interface PhaseSummary {
   readonly decision: DecisionKind;
   /** The winning hook, when the decision is not continue. */
   readonly winner: string | undefined;
@@ -171,17 +173,13 @@ export interface PhaseSummary {
 
 /** Sets the phase's summary attributes and ends its span. */
 export function endPhaseSpan(span: Span, summary: PhaseSummary): void {
-  try {
-    const attributes: Attributes = {
-      [ATTR_DECISION]: summary.decision,
-      [ATTR_HOOKS_INVOKED]: summary.invoked,
-      [ATTR_DECISIONS_SHADOWED]: summary.shadowed,
-      [ATTR_HOOK_ERRORS]: summary.errors,
-    };
-    if (summary.winner !== undefined && summary.decision !== 'continue') attributes[ATTR_DECISION_HOOK] = summary.winner;
-    span.setAttributes(attributes);
-    span.end();
-  } catch (error) {
-    reportTelemetryFailure('span.end', error);
-  }
+  const attributes: Attributes = {
+    [ATTR_DECISION]: summary.decision,
+    [ATTR_HOOKS_INVOKED]: summary.invoked,
+    [ATTR_DECISIONS_SHADOWED]: summary.shadowed,
+    [ATTR_HOOK_ERRORS]: summary.errors,
+  };
+  if (summary.winner !== undefined && summary.decision !== 'continue') attributes[ATTR_DECISION_HOOK] = summary.winner;
+  setSpanAttributes(span, 'phase span attributes', attributes);
+  endSpan(span);
 }

@@ -25,9 +25,7 @@ import { createTestTracing } from '../../support/tracing.js';
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
-function runner(hooks: ToolHook[]): HookRunner {
-  return new HookRunner({ hooks, tracer: tracing.tracer });
-}
+const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);
 
 function executeToolSpan(toolName: string, callId?: string): ReadableSpan {
   const spans = tracing

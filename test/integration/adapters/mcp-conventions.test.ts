@@ -2,7 +2,7 @@
  * The MCP adapter and the MCP semantic conventions: attributes of the execute_tool span, error.type
  * of an isError result, and the W3C trace context a real McpServer receives in `params._meta`.
  */
-import type { TextMapPropagator } from '@opentelemetry/api';
+import type { TextMapPropagator, Tracer } from '@opentelemetry/api';
 import { ROOT_CONTEXT, context, propagation, trace } from '@opentelemetry/api';
 import { TraceState, W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
@@ -73,8 +73,8 @@ beforeEach(async () => {
 });
 afterEach(async () => closeAll());
 
-function runner(hooks: ToolHook[], tracer = tracing.tracer): HookRunner {
-  return new HookRunner({ hooks, tracer });
+function runner(hooks: ToolHook[], tracer?: Tracer): HookRunner {
+  return tracer === undefined ? tracing.runner(hooks) : new HookRunner({ hooks, tracer });
 }
 
 function only(spans: ReadableSpan[]): ReadableSpan {

@@ -27,9 +27,7 @@ import { createTestTracing, eventsOf } from '../../support/tracing.js';
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
-function runner(hooks: ToolHook[]): HookRunner {
-  return new HookRunner({ hooks, tracer: tracing.tracer });
-}
+const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);
 
 function rootSpan(): ReadableSpan {
   const roots = tracing.spans().filter((s) => s.name.startsWith('execute_tool '));
