@@ -6,7 +6,7 @@
  * @internal
  */
 import type { Attributes, Context, Span, SpanContext, Tracer } from '@opentelemetry/api';
-import { INVALID_TRACEID, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { INVALID_TRACEID, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
 import { reportTelemetryFailure } from './failures.js';
 
 /**
@@ -46,11 +46,16 @@ export function hasTraceId(span: Span): boolean {
   }
 }
 
-/** Whether the context's span is one the app's sampler dropped (valid, not recording). Never throws. */
+/**
+ * Whether the context's span is one the app's sampler dropped: a valid span context without the sampled
+ * flag. Only the flag decides, never `isRecording()`: a sampled remote parent (a server continuing its
+ * caller's trace after `propagation.extract`, a queue consumer) does not record locally, and neither does a
+ * request span that already ended — both are sampled, and the call is traced under them. Never throws.
+ */
 export function isDroppedSpanIn(parent: Context): boolean {
   try {
-    const span = trace.getSpan(parent);
-    return span !== undefined && !span.isRecording() && span.spanContext().traceId !== INVALID_TRACEID;
+    const spanContext = trace.getSpan(parent)?.spanContext();
+    return spanContext !== undefined && spanContext.traceId !== INVALID_TRACEID && (spanContext.traceFlags & TraceFlags.SAMPLED) === 0;
   } catch {
     return false;
   }
