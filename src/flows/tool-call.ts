@@ -83,7 +83,10 @@ class CallPhaseRequest implements PhaseRequest {
     this.state = spec.state;
     this.callId = spec.callId;
     this.signal = spec.signal;
-    this.isKnownTool = spec.isKnownTool;
+    // The requested tool is always a known target: a Redirect back to it after an earlier one switched away.
+    const known = spec.isKnownTool;
+    const requested = spec.toolName;
+    this.isKnownTool = known === undefined ? undefined : (tool) => tool === requested || known(tool);
     this.skipCheck = spec.checkSkip;
   }
 
