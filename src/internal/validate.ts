@@ -136,6 +136,12 @@ export const stringList: OptionCheck<ReadonlySet<string> | readonly string[]> = 
   return value as ReadonlySet<string> | readonly string[];
 };
 
+/** An optional `signal` option: an AbortSignal or undefined; a TypeError naming the option otherwise. */
+export function optionalSignal(value: unknown, what: string): AbortSignal | undefined {
+  if (value !== undefined && !(value instanceof AbortSignal)) throw new TypeError(`${what} must be an AbortSignal, got ${typeName(value)}`);
+  return value;
+}
+
 export function optionalString(value: unknown, what: string): string | undefined {
   return value === undefined ? undefined : string(value, what);
 }
