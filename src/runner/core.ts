@@ -22,6 +22,8 @@ const PHASE_METHOD = { before_tool: 'beforeTool', after_tool: 'afterTool', on_er
 
 export class RunnerCore<S = unknown> {
   readonly hasObservers: boolean;
+  /** How many hooks observe (`onEvent`): a phase keeps room on its span for their failures. */
+  readonly observerCount: number;
   readonly #byPhase: Record<Phase, readonly HookEntry<S>[]>;
   /** Per phase: every hook of the phase, matched — used when no hook of the phase has a matcher. */
   readonly #allMatched: Record<Phase, Matched<S> | undefined>;
@@ -46,6 +48,7 @@ export class RunnerCore<S = unknown> {
     this.#allMatched = allMatched;
     this.#observers = entries.filter((entry) => entry.hook.onEvent !== undefined);
     this.hasObservers = this.#observers.length > 0;
+    this.observerCount = this.#observers.length;
   }
 
   /** Whether any hook has a method for the phase (whatever its matcher). */

@@ -17,7 +17,8 @@ import type { Settled } from './guard.js';
 import { callUser } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
 import type { HookFailure, Phase, PhaseEvent, ShadowedDecision, ToolArgs } from '../hook.js';
-import { endPhaseSpan, recordEvent } from '../telemetry/phase-span.js';
+import type { DroppedEvents, PhaseEventBuffer, PhaseSpanEvent } from '../telemetry/phase-span.js';
+import { endPhaseSpan, phaseEventBuffer, recordEvent } from '../telemetry/phase-span.js';
 import { isRecording } from '../telemetry/span.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
@@ -83,6 +84,8 @@ class PhaseRun<S> {
   readonly started: number;
   /** The arguments as hooks see them: a frozen copy, never the caller's object. */
   readonly args: ToolArgs;
+  /** The span's events, held until the phase ends, when they might not all fit its event limit. */
+  readonly buffer: PhaseEventBuffer | undefined;
 
   constructor(
     readonly request: PhaseRequest,
@@ -90,12 +93,14 @@ class PhaseRun<S> {
     /** The phase span when it records; events and summary go there. */
     readonly span: Span | undefined,
     observe: boolean,
+    observers: number,
   ) {
     this.records = observe ? [] : undefined;
     this.shadowed = observe ? [] : undefined;
     this.errors = observe ? [] : undefined;
     this.started = observe ? performance.now() : 0;
     this.args = hookArgs(request.args, request.argsCopy);
+    this.buffer = span === undefined ? undefined : phaseEventBuffer(span, matched.entries.length, observers);
   }
 }
 
@@ -105,7 +110,7 @@ class PhaseRun<S> {
  */
 export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>, span: Span | undefined): HookDecision | Promise<HookDecision> {
   const recording = span !== undefined && isRecording(span) ? span : undefined;
-  const run = new PhaseRun<S>(request, matched, recording, core.hasObservers);
+  const run = new PhaseRun<S>(request, matched, recording, core.hasObservers, core.observerCount);
   if (span === undefined) return aggregate(core, run);
   return context.with(trace.setSpan(context.active(), span), aggregate, undefined, core, run);
 }
@@ -200,7 +205,7 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     decision = swallow(core, run, entry, verdict);
     run.errors?.push(failureRecord(entry.name, entry.mode, verdict.kind, verdict.error));
   }
-  if (span !== undefined) recordEvent(span, core.capture, { type: 'decision', hook: entry, decision, durationMs });
+  const decisionEvent = span === undefined ? -1 : note(core, run, span, { type: 'decision', hook: entry, decision, durationMs });
   const record = run.records === undefined ? undefined : hookRecord(entry, failed === undefined ? decision : undefined, durationMs, core.capture);
   if (record !== undefined) run.records?.push(record);
 
@@ -211,7 +216,7 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     // An Abort wins even over an earlier Skip/Redirect, which it shadows.
     if (winner !== undefined && run.winning.kind !== 'continue') {
       run.shadowedCount += 1;
-      if (span !== undefined) recordEvent(span, core.capture, { type: 'shadowed', hook: winner.name, decision: run.winning, winner: entry.name });
+      if (span !== undefined) note(core, run, span, { type: 'shadowed', hook: winner.name, decision: run.winning, winner: entry.name });
       // Nothing is shadowed before the first winner, so the earlier winner goes first: hook order.
       run.shadowed?.unshift(shadowedRecord(winner.name, run.winning, core.capture));
       if (run.winnerRecord !== undefined) run.winnerRecord.shadowedBy = entry.name;
@@ -219,6 +224,7 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     run.winner = entry;
     run.winning = decision;
     run.winnerRecord = record;
+    run.buffer?.markWinner(decisionEvent);
     if (decision.kind === 'abort') {
       run.abortCause = failed;
       return true;
@@ -226,10 +232,17 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     return false;
   }
   run.shadowedCount += 1;
-  if (span !== undefined) recordEvent(span, core.capture, { type: 'shadowed', hook: entry.name, decision, winner: winner.name });
+  if (span !== undefined) note(core, run, span, { type: 'shadowed', hook: entry.name, decision, winner: winner.name });
   run.shadowed?.push(shadowedRecord(entry.name, decision, core.capture));
   if (record !== undefined) record.shadowedBy = winner.name;
   return false;
+}
+
+/** Writes one phase event to the span, or holds it when the phase's events might not fit; returns its place when held. */
+function note<S>(core: RunnerCore<S>, run: PhaseRun<S>, span: Span, event: PhaseSpanEvent): number {
+  if (run.buffer !== undefined) return run.buffer.add(event);
+  recordEvent(span, core.capture, event);
+  return -1;
 }
 
 /**
@@ -248,7 +261,7 @@ function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, 
         : 'treated as Continue';
   const text = `toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${failure.kind}: ${message}); ${consequence}`;
   reportHookFailure(entry, text);
-  if (run.span !== undefined) recordEvent(run.span, core.capture, { type: 'error', hook: entry, kind: failure.kind, error: failure.error });
+  if (run.span !== undefined) note(core, run, run.span, { type: 'error', hook: entry, kind: failure.kind, error: failure.error });
   return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
 }
 
@@ -268,6 +281,7 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
     winner = undefined;
   }
   const winnerName = winning.kind === 'continue' ? undefined : winner?.name;
+  let dropped: DroppedEvents | undefined;
   if (run.records !== undefined && run.shadowed !== undefined && run.errors !== undefined) {
     const event: PhaseEvent = {
       type: 'phase',
@@ -281,8 +295,12 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
       durationMs: performance.now() - run.started,
       ...(callId === undefined ? {} : { callId }),
     };
-    // Observers run before the span ends, so what they throw is recorded on it.
+    // Held events are written first: observers run before the span ends, and what they throw is recorded
+    // on it, in the room the buffer kept for them.
+    if (span !== undefined) dropped = run.buffer?.flush(span, core.capture);
     core.notify(event, toolName, span);
+  } else if (span !== undefined) {
+    dropped = run.buffer?.flush(span, core.capture);
   }
   if (span !== undefined) {
     endPhaseSpan(span, {
@@ -291,6 +309,7 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
       invoked: run.matched.entries.length,
       shadowed: run.shadowedCount,
       errors: run.errorCount,
+      dropped,
     });
   }
   if (winning.kind === 'abort') throw new HookAbortError(winning.reason, winnerName, run.abortCause);

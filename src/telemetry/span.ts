@@ -5,7 +5,7 @@
  * not through the flows, and not through `runBefore` / `runAfter` / `runError`.
  * @internal
  */
-import type { Attributes, Context, Span, SpanContext, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanContext, TimeInput, Tracer } from '@opentelemetry/api';
 import { INVALID_TRACEID, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
 import { reportTelemetryFailure } from './failures.js';
 
@@ -73,11 +73,12 @@ export function activeSpanContext(): SpanContext | undefined {
 
 /**
  * Adds an event to a span, its attributes built by `build(a, b)` inside the guard (no closure per
- * event); a failure to build or add it is reported, never propagated.
+ * event), at `time` when given (an event written later than it happened); a failure to build or add it
+ * is reported, never propagated.
  */
-export function addSpanEvent<A, B>(span: Span, name: string, build: (a: A, b: B) => Attributes, a: A, b: B): void {
+export function addSpanEvent<A, B>(span: Span, name: string, build: (a: A, b: B) => Attributes, a: A, b: B, time?: TimeInput): void {
   try {
-    span.addEvent(name, build(a, b));
+    span.addEvent(name, build(a, b), time);
   } catch (error) {
     reportTelemetryFailure('addEvent', error);
   }
