@@ -3,8 +3,8 @@
  * events. On a phase span the winning decision event, every hook-error event and the counts survive any
  * limit; what was left out is counted, by kind, on the span.
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ToolHook } from '../../../src/index.js';
 import { HookAbortError, HookRunner, abort, executeTool, skip } from '../../../src/index.js';
@@ -22,6 +22,7 @@ import {
   EVENT_HOOK_ERROR,
   SPAN_BEFORE_TOOL,
 } from '../../../src/telemetry/semconv.js';
+import { newTracerProvider, simpleSpanProcessor } from '../../support/sdk.js';
 import { installContextManager } from '../../support/tracing.js';
 
 installContextManager();
@@ -29,7 +30,7 @@ const exporter = new InMemorySpanExporter();
 beforeEach(() => exporter.reset());
 
 function runner(hooks: ToolHook[], eventCountLimit?: number): HookRunner {
-  const provider = new BasicTracerProvider({ ...(eventCountLimit === undefined ? {} : { spanLimits: { eventCountLimit } }), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = newTracerProvider({ ...(eventCountLimit === undefined ? {} : { spanLimits: { eventCountLimit } }), spanProcessors: [simpleSpanProcessor(exporter)] });
   return new HookRunner({ tracer: provider.getTracer('toolhooks'), hooks });
 }
 
