@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -26,6 +28,19 @@ const SDK2_LANE = [
 ];
 
 /**
+ * The examples import the package by name (`toolhooks`, `toolhooks/node`, …), as an app would. In the
+ * repository those names are the `paths` of tsconfig.json (which tsc and tsx read); the tests resolve
+ * them the same way, to the sources.
+ */
+const { compilerOptions } = JSON.parse(readFileSync(resolve(import.meta.dirname, 'tsconfig.json'), 'utf8')) as {
+  compilerOptions: { paths: Record<string, [string]> };
+};
+const packageNames = Object.entries(compilerOptions.paths).map(([name, [target]]) => ({
+  find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`),
+  replacement: resolve(import.meta.dirname, target),
+}));
+
+/**
  * Three test projects, one folder each (README, "Development", says where a new test goes):
  * - unit: test/unit/ mirrors src/; in-process only (no child process, no socket), the fast loop.
  * - integration: test/integration/; OTLP round trips over local servers, the examples, the adapters with
@@ -41,6 +56,7 @@ const SDK2_LANE = [
  * system project on its own, without coverage instrumentation slowing its timing-sensitive suites.
  */
 export default defineConfig({
+  resolve: { alias: packageNames },
   test: {
     testTimeout: 30_000,
     // A hook's first failure is also a process warning for users; the suite makes hundreds on purpose
