@@ -3,7 +3,8 @@
  * (an ESM app with a CommonJS dependency that requires toolhooks): each build has its own classes, so a
  * plain `instanceof` would fail for an error made by the other one, and a `catch` that tests
  * `error instanceof HookAbortError` would swallow an abort silently. A branded class answers
- * `instanceof` by a registry symbol both builds share (`Symbol.for`), carried on its prototype.
+ * `instanceof` by a registry symbol both builds share (`Symbol.for`), carried on its prototype; state that
+ * must be one per process (not one per build) lives on a global slot named the same way.
  * @internal
  */
 
@@ -47,4 +48,23 @@ function ordinaryInstanceOf(target: unknown, value: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The process-wide value named `name`, made by `create` the first time either build asks for it: state that
+ * both builds must share (which runner has which core, which hook names were warned about).
+ *
+ * @example
+ * ```ts
+ * const warned = processWide('toolhooks.hook-failure-warned', () => new Set<string>());
+ * ```
+ */
+export function processWide<T extends object>(name: string, create: () => T): T {
+  const slots = globalThis as Record<symbol, unknown>;
+  const slot = Symbol.for(name);
+  const existing = slots[slot];
+  if (typeof existing === 'object' && existing !== null) return existing as T;
+  const created = create();
+  slots[slot] = created;
+  return created;
 }

@@ -15,6 +15,7 @@ import { recordEvent, startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Matched, PhaseRequest } from './phase.js';
 import { runPhase } from './phase.js';
 import { VERSION } from '../version.js';
+import { processWide } from '../internal/brand.js';
 import { report } from '../telemetry/warn-once.js';
 
 const PHASES: readonly Phase[] = ['before_tool', 'after_tool', 'on_error'];
@@ -114,21 +115,11 @@ export class RunnerCore<S = unknown> {
 }
 
 /**
- * Runner → core, on a global slot named for this version: the package's ESM and CommonJS builds, both
- * loaded in one process, share it, so either build's flows accept either build's HookRunner. Another
- * version of the package keeps its own (its core may differ).
+ * Runner → core, shared by the package's ESM and CommonJS builds (both loaded in one process), so either
+ * build's flows accept either build's HookRunner. Named for this version: another version of the package
+ * keeps its own (its core may differ).
  */
-const CORES_SLOT = Symbol.for(`toolhooks.runner-cores@${VERSION}`);
-const cores = sharedCores();
-
-function sharedCores(): WeakMap<object, RunnerCore<never>> {
-  const slots = globalThis as Record<symbol, unknown>;
-  const existing = slots[CORES_SLOT];
-  if (existing instanceof WeakMap) return existing as WeakMap<object, RunnerCore<never>>;
-  const created = new WeakMap<object, RunnerCore<never>>();
-  slots[CORES_SLOT] = created;
-  return created;
-}
+const cores = processWide(`toolhooks.runner-cores@${VERSION}`, () => new WeakMap<object, RunnerCore<never>>());
 
 /** Links a runner to its core. */
 export function attachCore<S>(runner: object, core: RunnerCore<S>): void {

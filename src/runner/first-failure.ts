@@ -4,6 +4,7 @@
  * registered it becomes a Node process warning with a code, as Node itself does for deprecations.
  * @internal
  */
+import { processWide } from '../internal/brand.js';
 import type { HookEntry } from './hook-entry.js';
 import { report, warnVisibly } from '../telemetry/warn-once.js';
 
@@ -17,24 +18,14 @@ const HOOK_FAILURE_WARNING_CODE = 'TOOLHOOKS_HOOK_FAILED';
 const MAX_REMEMBERED_NAMES = 10_000;
 
 /**
- * The names already warned about, once per process: kept on a global slot so that the package's ESM and
- * CommonJS builds, both loaded in one process, share it. An app that builds a runner (and its hook
- * objects) per request gets one warning per failing hook name, not one per request.
+ * The names already warned about, once per process: shared by the package's ESM and CommonJS builds, both
+ * loaded in one process. An app that builds a runner (and its hook objects) per request gets one warning
+ * per failing hook name, not one per request.
  */
-const WARNED_SLOT = Symbol.for('toolhooks.hook-failure-warned');
-
-function warnedNames(): Set<string> {
-  const slots = globalThis as Record<symbol, unknown>;
-  const existing = slots[WARNED_SLOT];
-  if (existing instanceof Set) return existing as Set<string>;
-  const created = new Set<string>();
-  slots[WARNED_SLOT] = created;
-  return created;
-}
+const warned = processWide('toolhooks.hook-failure-warned', () => new Set<string>());
 
 /** Reports one failure of `entry`'s hook: visibly the first time for its name, through diag after that. Never throws. */
 export function reportHookFailure<S>(entry: HookEntry<S>, text: string): void {
-  const warned = warnedNames();
   if (!warned.has(entry.name) && warned.size < MAX_REMEMBERED_NAMES) {
     warned.add(entry.name);
     warnVisibly(text, HOOK_FAILURE_WARNING_CODE);
