@@ -2,6 +2,7 @@
  * The error for input a replay cannot use: a source that is not OTLP/JSON, a truncated line, an
  * unreachable URL, hooks that cannot be built. The CLI prints its message as one line and exits 2.
  */
+import { brandAcrossBuilds } from '../internal/brand.js';
 import { oneLine } from '../telemetry/capture/sanitize.js';
 
 /**
@@ -17,7 +18,6 @@ import { oneLine } from '../telemetry/capture/sanitize.js';
  * }
  * ```
  */
-import { brandAcrossBuilds } from '../internal/brand.js';
 export class ReplayInputError extends Error {
   static {
     brandAcrossBuilds(this, 'ReplayInputError');

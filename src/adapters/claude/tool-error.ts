@@ -2,8 +2,9 @@
  * The error onError hooks receive for a Claude Agent SDK tool call that did not succeed.
  */
 
-/** Why a Claude tool call failed, as the SDK (or the adapter) reported it. */
 import { brandAcrossBuilds } from '../../internal/brand.js';
+
+/** Why a Claude tool call failed, as the SDK (or the adapter) reported it. */
 export type ClaudeToolFailure = 'failed' | 'interrupted' | 'permission_denied' | 'session_ended' | 'timeout';
 
 /**
