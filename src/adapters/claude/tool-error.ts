@@ -1,7 +1,6 @@
 /**
  * The error onError hooks receive for a Claude Agent SDK tool call that did not succeed.
  */
-
 import { brandAcrossBuilds } from '../../internal/brand.js';
 
 /** Why a Claude tool call failed, as the SDK (or the adapter) reported it. */
