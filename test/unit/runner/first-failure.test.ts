@@ -49,14 +49,14 @@ afterEach(() => {
 
 describe('first swallowed failure of a hook', () => {
   it('is one process warning with a code and a message that reads as a sentence', async () => {
-    const runner = new HookRunner([stringy('stringy')]);
+    const runner = new HookRunner([stringy('first-failure-sentence')]);
     await expect(call(runner)).resolves.toBe('ran');
     await delivered();
     const [warning, ...more] = ourWarnings();
     expect(more).toEqual([]);
     expect(warning?.name).toBe('ToolhooksWarning');
-    expect(warning?.message).toContain(`hook "stringy" returned the string "abort"; return abort('reason') instead`);
-    expect(warning?.message).toMatch(/^toolhooks: hook "stringy" failed in before_tool for tool "shell" \(/);
+    expect(warning?.message).toContain(`hook "first-failure-sentence" returned the string "abort"; return abort('reason') instead`);
+    expect(warning?.message).toMatch(/^toolhooks: hook "first-failure-sentence" failed in before_tool for tool "shell" \(/);
     expect(warning?.message).toMatch(/; treated as Continue$/);
     expect(warning?.message).not.toMatch(/returned expected/);
   });
