@@ -113,6 +113,7 @@ export class SummaryHook implements ToolHook {
       this.outcomes.set(event.outcome, (this.outcomes.get(event.outcome) ?? 0) + 1);
       return;
     }
+    if (event.type !== 'phase') return;
     this.hookErrors += event.errors.length;
     this.wouldAbort += event.hooks.filter((record) => record.mode === 'audit' && record.decision === 'abort').length;
   }
