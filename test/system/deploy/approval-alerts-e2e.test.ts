@@ -1,0 +1,84 @@
+/**
+ * The approval alerts end to end, with real programs: examples/approval-alert-app.ts serves its
+ * metrics through startTelemetry's Prometheus endpoint, a real `prometheus` scrapes it every second
+ * and evaluates deploy/prometheus/alerts.yml (the real expressions; only `for:` is zeroed in a temp
+ * copy). Approvals nobody answers raise ToolhooksApprovalsExpiring; the same tool called without its
+ * gate raises ToolhooksUngatedCalls.
+ */
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { requirePrograms } from '../../support/programs.js';
+import type { PrometheusAlert, RunningPrometheus } from '../../support/prometheus.js';
+import { startPrometheus } from '../../support/prometheus.js';
+import { freePort } from '../../support/ports.js';
+
+const root = resolve(import.meta.dirname, '../../..');
+const named =
+  (name: string) =>
+  (alert: PrometheusAlert): boolean =>
+    alert.labels['alertname'] === name && alert.state === 'firing';
+
+let app: ChildProcessWithoutNullStreams | undefined;
+let prometheus: RunningPrometheus | undefined;
+afterEach(async () => {
+  await prometheus?.stop();
+  app?.kill('SIGKILL');
+  app = prometheus = undefined;
+});
+
+describe('approval alerts against the example app', () => {
+  it('ToolhooksApprovalsExpiring fires for unanswered approvals, ToolhooksUngatedCalls when the gate goes', async (ctx) => {
+    const { prometheus: binary } = requirePrograms(ctx, ['prometheus']);
+    const port = await freePort();
+    const child = spawn(join(root, 'node_modules/.bin/tsx'), ['examples/approval-alert-app.ts'], {
+      cwd: root,
+      env: { ...process.env, PROMETHEUS_PORT: String(port) },
+    });
+    app = child;
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    await new Promise<void>((ready, failed) => {
+      const timer = setTimeout(() => failed(new Error(`the app did not start:\n${output}`)), 30_000);
+      child.stdout.on('data', () => {
+        if (output.includes('serving metrics')) {
+          clearTimeout(timer);
+          ready();
+        }
+      });
+      child.on('exit', (code) => failed(new Error(`the app exited with ${String(code)}:\n${output}`)));
+    });
+
+    const running = await startPrometheus({
+      binary,
+      target: `127.0.0.1:${port}`,
+      rulesFile: join(root, 'deploy/prometheus/alerts.yml'),
+      zeroFor: true,
+    });
+    prometheus = running;
+
+    const expiring = await running.waitFor(
+      'ToolhooksApprovalsExpiring to fire',
+      async () => (await running.alerts()).find(named('ToolhooksApprovalsExpiring')),
+      45_000,
+    );
+    expect(expiring.labels).toMatchObject({ gen_ai_tool_name: 'send_email', toolhooks_hook_name: 'mail-gate' });
+    const [denial] = await running.query('gen_ai_tool_name:toolhooks_denial_ratio:rate5m{gen_ai_tool_name="send_email"}');
+    expect(denial?.value).toBe(1); // every call asked, none was answered: all denied
+    expect((await running.alerts()).some(named('ToolhooksUngatedCalls'))).toBe(false);
+
+    child.stdin.write('ungated\n');
+    const ungated = await running.waitFor(
+      'ToolhooksUngatedCalls to fire',
+      async () => (await running.alerts()).find(named('ToolhooksUngatedCalls')),
+      45_000,
+    );
+    expect(ungated.labels['gen_ai_tool_name']).toBe('send_email');
+
+    child.stdin.end();
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    expect(code).toBe(0);
+  }, 120_000);
+});
