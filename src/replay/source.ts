@@ -4,13 +4,13 @@
  * @internal
  */
 import { readFile } from 'node:fs/promises';
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import { ReplayInputError } from './input-error.js';
 
 const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
 /** A source's text and the label used in messages about it. */
-export interface LoadedSource {
+interface LoadedSource {
   readonly label: string;
   readonly text: string;
 }

@@ -5,7 +5,7 @@
  */
 import type { HookDecision, Skip } from '../decisions.js';
 import { CONTINUE, describeInvalidDecision, normaliseDecision } from '../decisions.js';
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../errors.js';
 import type { HookErrorKind } from '../hook.js';
 
@@ -21,7 +21,7 @@ export class HookFailed {
 export type Verdict = HookDecision | HookFailed;
 
 /** What a phase checks a decision against, beyond its shape. */
-export interface DecisionRules {
+interface DecisionRules {
   readonly toolName: string;
   /** Whether a Redirect may name `tool`; undefined accepts every target. */
   readonly isKnownTool: ((tool: string) => boolean) | undefined;

@@ -4,7 +4,7 @@
  * can reason about, and never lets it reach the tool path.
  * @internal
  */
-import { HookTimeoutError } from './errors.js';
+import { HookTimeoutError } from '../errors.js';
 
 /** How a call to user code ended. */
 export type Settled =
@@ -93,7 +93,7 @@ function settleThenable(value: PromiseLike<unknown>, timeoutMs: number, onTimeou
 }
 
 /** Whether `value` is a promise or promise-like. Reading `then` on a hostile proxy may throw: callers guard. */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
+function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     value !== null &&
     (typeof value === 'object' || typeof value === 'function') &&

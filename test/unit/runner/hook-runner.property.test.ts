@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { HookDecision, ToolHook } from '../../src/index.js';
-import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../src/index.js';
+import type { HookDecision, ToolHook } from '../../../src/index.js';
+import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
 
 type Behaviour = 'none' | 'undefined' | 'continue' | 'skip' | 'redirect' | 'abort' | 'throw' | 'junk';
 interface HookSpec {
@@ -46,7 +46,7 @@ function model(specs: HookSpec[], phase: 'before' | 'after'): { result: HookDeci
     if (!spec.hasMethod) continue;
     invoked.push(index);
     if (spec.audit) continue;
-    let decision: HookDecision = CONTINUE;
+    let decision: HookDecision;
     if (spec.behaviour === 'throw' || spec.behaviour === 'junk') {
       decision = spec.failureMode === 'closed' ? abort('failed') : CONTINUE;
     } else {
