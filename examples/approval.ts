@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Interface } from 'node:readline/promises';
 import type { Approver, ApprovalRequest, ApprovalResponse, ToolHook } from '../src/index.js';
 import { HookRunner, ask, executeTool } from '../src/index.js';
-import { escapeControlCharacters } from '../src/telemetry/capture.js';
+import { escapeControlCharacters } from '../src/telemetry/capture/sanitize.js';
 
 /** Options of {@link terminalApprover}. */
 interface TerminalApproverOptions {

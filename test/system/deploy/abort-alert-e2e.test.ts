@@ -5,12 +5,12 @@
  * and the test watches ToolhooksAbortRateHigh fire during the abort storm and resolve after it.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requirePrograms } from '../../support/programs.js';
 import type { PrometheusAlert, RunningPrometheus } from '../../support/prometheus.js';
 import { startPrometheus } from '../../support/prometheus.js';
+import { startMetricsApp } from '../../support/example-app.js';
 import { freePort } from '../../support/ports.js';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -28,24 +28,9 @@ describe('ToolhooksAbortRateHigh against the example app', () => {
   it('fires during an abort storm and resolves when the aborts stop', async (ctx) => {
     const { prometheus: binary } = requirePrograms(ctx, ['prometheus']);
     const port = await freePort();
-    const child = spawn(join(root, 'node_modules/.bin/tsx'), ['examples/abort-alert-app.ts'], {
-      cwd: root,
-      env: { ...process.env, PROMETHEUS_PORT: String(port) },
-    });
+    const started = await startMetricsApp('abort-alert-app', port);
+    const child = started.child;
     app = child;
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    await new Promise<void>((ready, failed) => {
-      const timer = setTimeout(() => failed(new Error(`the app did not start:\n${output}`)), 30_000);
-      child.stdout.on('data', () => {
-        if (output.includes('serving metrics')) {
-          clearTimeout(timer);
-          ready();
-        }
-      });
-      child.on('exit', (code) => failed(new Error(`the app exited with ${String(code)}:\n${output}`)));
-    });
     // The app's own endpoint really serves the counter the rules use.
     const exposition = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(exposition).toMatch(/toolhooks_tool_calls_total\{.*gen_ai_tool_name="shell".*toolhooks_outcome="aborted".*\} \d+/);
@@ -79,6 +64,6 @@ describe('ToolhooksAbortRateHigh against the example app', () => {
     child.stdin.end();
     const code = await new Promise<number | null>((done) => child.on('exit', done));
     expect(code).toBe(0);
-    expect(output).toMatch(/stopping after \d+ calls/);
+    expect(started.output()).toMatch(/stopping after \d+ calls/);
   }, 120_000);
 });

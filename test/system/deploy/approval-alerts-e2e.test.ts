@@ -6,12 +6,12 @@
  * gate raises ToolhooksUngatedCalls.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requirePrograms } from '../../support/programs.js';
 import type { PrometheusAlert, RunningPrometheus } from '../../support/prometheus.js';
 import { startPrometheus } from '../../support/prometheus.js';
+import { startMetricsApp } from '../../support/example-app.js';
 import { freePort } from '../../support/ports.js';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -32,24 +32,9 @@ describe('approval alerts against the example app', () => {
   it('ToolhooksApprovalsExpiring fires for unanswered approvals, ToolhooksUngatedCalls when the gate goes', async (ctx) => {
     const { prometheus: binary } = requirePrograms(ctx, ['prometheus']);
     const port = await freePort();
-    const child = spawn(join(root, 'node_modules/.bin/tsx'), ['examples/approval-alert-app.ts'], {
-      cwd: root,
-      env: { ...process.env, PROMETHEUS_PORT: String(port) },
-    });
+    const started = await startMetricsApp('approval-alert-app', port);
+    const child = started.child;
     app = child;
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    await new Promise<void>((ready, failed) => {
-      const timer = setTimeout(() => failed(new Error(`the app did not start:\n${output}`)), 30_000);
-      child.stdout.on('data', () => {
-        if (output.includes('serving metrics')) {
-          clearTimeout(timer);
-          ready();
-        }
-      });
-      child.on('exit', (code) => failed(new Error(`the app exited with ${String(code)}:\n${output}`)));
-    });
 
     const running = await startPrometheus({
       binary,
@@ -65,8 +50,13 @@ describe('approval alerts against the example app', () => {
       45_000,
     );
     expect(expiring.labels).toMatchObject({ gen_ai_tool_name: 'send_email', toolhooks_hook_name: 'mail-gate' });
-    const [denial] = await running.query('gen_ai_tool_name:toolhooks_denial_ratio:rate5m{gen_ai_tool_name="send_email"}');
-    expect(denial?.value).toBe(1); // every call asked, none was answered: all denied
+    // Every call asked and none was answered: all denied (the ratio needs two scrapes of the counter).
+    const denial = await running.waitFor(
+      'the denial ratio of send_email',
+      async () => (await running.query('gen_ai_tool_name:toolhooks_denial_ratio:rate5m{gen_ai_tool_name="send_email"}'))[0],
+      30_000,
+    );
+    expect(denial.value).toBe(1);
     expect((await running.alerts()).some(named('ToolhooksUngatedCalls'))).toBe(false);
 
     child.stdin.write('ungated\n');
