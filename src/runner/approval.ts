@@ -48,8 +48,6 @@ export interface ApprovalRecord {
   readonly effective: Continue | Redirect;
   /** The approver's argument edits, merged over the arguments after E; undefined when none. */
   readonly edits: Readonly<ToolArgs> | undefined;
-  /** What a denied call returns: the Ask's `deniedResult`, else `Tool call denied: <why>`. */
-  readonly deniedResult: unknown;
 }
 
 /** The approver's answer, read once and checked. */
@@ -129,10 +127,10 @@ async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pe
 
   const approved = answer.outcome === 'approved';
   const why = answer.denialReason !== undefined && answer.denialReason !== '' ? answer.denialReason : answer.outcome;
-  const deniedResult = ask.deniedResult !== undefined ? ask.deniedResult : `Tool call denied: ${why}`;
-  const record: ApprovalRecord = { outcome: answer.outcome, id, effective, edits: edited ? answer.edits : undefined, deniedResult };
+  const record: ApprovalRecord = { outcome: answer.outcome, id, effective, edits: edited ? answer.edits : undefined };
   if (request.tally !== undefined) request.tally.approval = record;
-  if (!approved) return skip(`Tool call denied: ${why}`, deniedResult);
+  // The denial result travels as the Skip's stub: the flows return it like any stub.
+  if (!approved) return skip(`Tool call denied: ${why}`, ask.deniedResult !== undefined ? ask.deniedResult : `Tool call denied: ${why}`);
   if (record.edits === undefined) return effective;
   return effective.kind === 'redirect'
     ? redirect({ newArgs: mergeArgs(effective.newArgs ?? {}, record.edits), newTool: effective.newTool, reason: effective.reason })
