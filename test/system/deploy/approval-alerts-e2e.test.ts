@@ -5,44 +5,29 @@
  * copy). Approvals nobody answers raise ToolhooksApprovalsExpiring; the same tool called without its
  * gate raises ToolhooksUngatedCalls.
  */
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requirePrograms } from '../../support/programs.js';
-import type { PrometheusAlert, RunningPrometheus } from '../../support/prometheus.js';
-import { startPrometheus } from '../../support/prometheus.js';
-import { startMetricsApp } from '../../support/example-app.js';
-import { freePort } from '../../support/ports.js';
+import type { PrometheusAlert } from '../../support/prometheus.js';
+import type { AlertStack } from '../../support/example-app.js';
+import { startAlertStack } from '../../support/example-app.js';
 
-const root = resolve(import.meta.dirname, '../../..');
 const named =
   (name: string) =>
   (alert: PrometheusAlert): boolean =>
     alert.labels['alertname'] === name && alert.state === 'firing';
 
-let app: ChildProcessWithoutNullStreams | undefined;
-let prometheus: RunningPrometheus | undefined;
+let stack: AlertStack | undefined;
 afterEach(async () => {
-  await prometheus?.stop();
-  app?.kill('SIGKILL');
-  app = prometheus = undefined;
+  await stack?.stop();
+  stack = undefined;
 });
 
 describe('approval alerts against the example app', () => {
   it('ToolhooksApprovalsExpiring fires for unanswered approvals, ToolhooksUngatedCalls when the gate goes', async (ctx) => {
     const { prometheus: binary } = requirePrograms(ctx, ['prometheus']);
-    const port = await freePort();
-    const started = await startMetricsApp('approval-alert-app', port);
+    stack = await startAlertStack('approval-alert-app', binary);
+    const { app: started, prometheus: running } = stack;
     const child = started.child;
-    app = child;
-
-    const running = await startPrometheus({
-      binary,
-      target: `127.0.0.1:${port}`,
-      rulesFile: join(root, 'deploy/prometheus/alerts.yml'),
-      zeroFor: true,
-    });
-    prometheus = running;
 
     const expiring = await running.waitFor(
       'ToolhooksApprovalsExpiring to fire',
