@@ -32,7 +32,10 @@ export interface TestTracing {
   spansNamed(name: string): ReadableSpan[];
   /** The one finished span with this name; fails the test when there is not exactly one. */
   onlySpan(name: string): ReadableSpan;
-  /** The names of the finished children of `span`, in start order. */
+  /**
+   * The names of the finished children of `span`, in start order. Start times may be whole milliseconds:
+   * spans that start in the same one keep the order they finished in (the sort is stable).
+   */
   childNames(span: ReadableSpan): string[];
   reset(): void;
   /** The `toolhooks.outcome` of each finished `execute_tool {toolName}` span, in the order they ended. */

