@@ -18,6 +18,7 @@ const SDK2_LANE = [
   'test/unit/flows/tool-call.sampled-parent.test.ts',
   'test/unit/telemetry/phase-span.event-limit.test.ts',
   'test/unit/hooks/logging-hook.test.ts',
+  'test/unit/hooks/otel-destination.test.ts',
   'test/unit/hooks/metrics-hook.test.ts',
   'test/unit/hooks/with-runner.test.ts',
   'test/integration/adapters/ai.test.ts',
