@@ -17,24 +17,24 @@ const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const attribute = (key: string, value: string): { key: string; value: { stringValue: string } } => ({ key, value: { stringValue: value } });
 
 /**
- * One OTLP/JSON object holding the calls, one trace each.
+ * One OTLP/JSON object holding the calls, in one trace (`traceId`, 32 hex digits, to tell objects apart).
  *
  * @example
  * ```ts
  * writeFileSync(file, otlpTraffic([{ tool: 'shell', args: { cmd: 'ls' } }]));
  * ```
  */
-export function otlpTraffic(calls: readonly TrafficCall[]): string {
+export function otlpTraffic(calls: readonly TrafficCall[], traceId = TRACE_ID): string {
   const spans = calls.flatMap((call, index) => {
     const spanId = (index + 1).toString(16).padStart(16, '0');
     const start = BigInt(1_764_460_800_000_000_000) + BigInt(index) * 1_000_000n;
     const attributes = [attribute('gen_ai.operation.name', 'execute_tool'), attribute('gen_ai.tool.name', call.tool)];
     if (call.args !== undefined) attributes.push(attribute('gen_ai.tool.call.arguments', JSON.stringify(call.args)));
     if (call.callId !== undefined) attributes.push(attribute('gen_ai.tool.call.id', call.callId));
-    const callSpan = { traceId: TRACE_ID, spanId, name: `execute_tool ${call.tool}`, startTimeUnixNano: String(start), endTimeUnixNano: String(start + 500_000n), attributes };
+    const callSpan = { traceId, spanId, name: `execute_tool ${call.tool}`, startTimeUnixNano: String(start), endTimeUnixNano: String(start + 500_000n), attributes };
     if (call.before === undefined) return [callSpan];
     const phaseSpan = {
-      traceId: TRACE_ID,
+      traceId,
       spanId: (index + 1).toString(16).padStart(8, '0').padEnd(16, 'a'),
       parentSpanId: spanId,
       name: 'toolhooks.before_tool',
