@@ -30,6 +30,7 @@ import {
 } from '../../../src/telemetry/semconv.js';
 import { createTestTracing, eventsOf } from '../../support/tracing.js';
 import { recordDiag } from '../../support/diag.js';
+import { before } from '../../support/hooks.js';
 
 const tracing = createTestTracing();
 const diagRecorder = recordDiag();
@@ -41,11 +42,6 @@ beforeEach(() => {
 afterEach(() => diagRecorder.stop());
 
 const runner = tracing.runner;
-
-const before = (name: string, decide: () => HookDecision | void | Promise<HookDecision | void>): ToolHook => ({
-  name,
-  beforeTool: decide,
-});
 
 const onlySpan = (name: string) => tracing.onlySpan(name);
 

@@ -5,7 +5,7 @@
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { HookDecision, ToolHook } from '../../../src/index.js';
+import type { HookDecision } from '../../../src/index.js';
 import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
 import {
   ATTR_DECISION,
@@ -27,6 +27,7 @@ import {
 } from '../../../src/telemetry/semconv.js';
 import { createTestTracing, eventsOf } from '../../support/tracing.js';
 import { recordDiag } from '../../support/diag.js';
+import { before } from '../../support/hooks.js';
 
 const tracing = createTestTracing();
 const diagRecorder = recordDiag();
@@ -39,11 +40,6 @@ beforeEach(() => {
 afterEach(() => diagRecorder.stop());
 
 const runner = tracing.runner;
-
-const before = (name: string, decide: () => HookDecision | void | Promise<HookDecision | void>): ToolHook => ({
-  name,
-  beforeTool: decide,
-});
 
 const onlySpan = (name: string) => tracing.onlySpan(name);
 

@@ -7,9 +7,10 @@ import { CONTINUE, abort, redirect, skip } from '../../../src/decisions.js';
 import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../../../src/errors.js';
 import { HookFailed, checkDecision } from '../../../src/runner/verdict.js';
 
-const open = { toolName: 'search', isKnownTool: undefined, checkSkip: undefined };
+type Rules = Parameters<typeof checkDecision>[2];
+const open: Rules = { toolName: 'search', isKnownTool: undefined, checkSkip: undefined };
 
-function failure(value: unknown, rules = open): HookFailed {
+function failure(value: unknown, rules: Rules = open): HookFailed {
   const verdict = checkDecision(value, 'policy', rules);
   expect(verdict).toBeInstanceOf(HookFailed);
   return verdict as HookFailed;
