@@ -3,12 +3,12 @@
  * the problem and the fix.
  */
 import { describe, expect, it } from 'vitest';
-import { CONTINUE, abort, redirect, skip } from '../../../src/decisions.js';
+import { CONTINUE, abort, ask, redirect, replaceResult, skip } from '../../../src/decisions.js';
 import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../../../src/errors.js';
 import { HookFailed, checkDecision } from '../../../src/runner/verdict.js';
 
 type Rules = Parameters<typeof checkDecision>[2];
-const open: Rules = { toolName: 'search', isKnownTool: undefined, checkSkip: undefined };
+const open: Rules = { phase: 'before_tool', toolName: 'search', isKnownTool: undefined, checkSkip: undefined };
 
 function failure(value: unknown, rules: Rules = open): HookFailed {
   const verdict = checkDecision(value, 'policy', rules);
@@ -44,7 +44,11 @@ describe('checkDecision', () => {
   });
 
   it('fails a decision whose fields cannot be read, quoting what went wrong', () => {
-    const hostile = new Proxy({}, { get: () => { throw new Error('getter exploded'); } });
+    const hostile = {
+      get kind(): string {
+        throw new Error('getter exploded');
+      },
+    };
     const failed = failure(hostile);
     expect(failed.kind).toBe('invalid_decision');
     expect((failed.error as Error).message).toMatch(/hook "policy" returned an unreadable decision \(getter exploded\)/);
@@ -69,5 +73,16 @@ describe('checkDecision', () => {
     expect(checkDecision(redirect({ newTool: 'safe_search' }), 'policy', rules)).toMatchObject({ kind: 'redirect' });
     expect(checkDecision(redirect({ newTool: 'search', newArgs: { q: 'x' } }), 'policy', rules)).toMatchObject({ kind: 'redirect' });
     expect(checkDecision(redirect({ newTool: 'anything' }), 'policy', open)).toMatchObject({ kind: 'redirect' });
+  });
+
+  it('fails an Ask outside before_tool and a Replace outside after_tool, saying where each belongs', () => {
+    expect((failure(ask('needs a human'), { ...open, phase: 'after_tool' }).error as Error).message).toBe(
+      'hook "policy" returned ask() in after_tool; ask for approval in beforeTool, before the tool runs',
+    );
+    expect((failure(replaceResult('masked'), open).error as Error).message).toBe(
+      'hook "policy" returned replaceResult() in before_tool; replace a result in afterTool, once the tool has one',
+    );
+    expect(checkDecision(ask('needs a human'), 'policy', open)).toMatchObject({ kind: 'ask' });
+    expect(checkDecision(replaceResult('masked'), 'policy', { ...open, phase: 'after_tool' })).toMatchObject({ kind: 'replace' });
   });
 });
