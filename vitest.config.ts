@@ -73,7 +73,7 @@ export default defineConfig({
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
       reportOnFailure: true,
-      // The floor: measured 97.8% of lines and 90.6% of branches when it was last raised (from 93 / 84, with
+      // The floor: measured 97.7% of lines and 90.1% of branches when it was last raised (from 93 / 84, with
       // a unit test for every module of src/ that has logic), less a margin for platform and timing
       // differences. Raise it as tests grow; never lower it to make a change pass.
       thresholds: { lines: 96, branches: 89 },
