@@ -1,0 +1,38 @@
+/** The HookContext a hook receives: phase, attempt, call id, and a signal that aborts when it should. */
+import { describe, expect, it } from 'vitest';
+import { InvocationContext } from '../../../src/runner/context.js';
+
+describe('InvocationContext', () => {
+  it('carries the phase, attempt and call id, and no callId when none was given', () => {
+    const ctx = new InvocationContext('before_tool', 2, 'call-1', undefined);
+    expect([ctx.phase, ctx.attempt, ctx.callId]).toEqual(['before_tool', 2, 'call-1']);
+    expect('callId' in new InvocationContext('after_tool', 1, undefined, undefined)).toBe(false);
+  });
+
+  it('gives the same signal on every read, not aborted until the runner aborts it', () => {
+    const ctx = new InvocationContext('before_tool', 1, undefined, undefined);
+    const signal = ctx.signal;
+    expect(ctx.signal).toBe(signal);
+    expect(signal.aborted).toBe(false);
+    ctx.abort('timed out');
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('timed out');
+  });
+
+  it('gives an aborted signal when the abort came before the hook first read it', () => {
+    const ctx = new InvocationContext('before_tool', 1, undefined, undefined);
+    ctx.abort('too late');
+    expect(ctx.signal.aborted).toBe(true);
+    expect(ctx.signal.reason).toBe('too late');
+  });
+
+  it("aborts with the caller's signal", () => {
+    const parent = new AbortController();
+    const ctx = new InvocationContext('on_error', 1, undefined, parent.signal);
+    const signal = ctx.signal;
+    expect(signal.aborted).toBe(false);
+    parent.abort('agent cancelled');
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('agent cancelled');
+  });
+});
