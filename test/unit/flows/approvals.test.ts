@@ -107,9 +107,11 @@ describe('approvals: approved', () => {
       [ATTR_APPROVAL_APPROVER]: 'on-call',
       [ATTR_APPROVAL_EDITED]: false,
     });
-    // The before_tool span ended before the wait did (start times can be whole milliseconds, end times are not).
+    // The before_tool span ended before the wait did. Each span's times are anchored on its own start, which
+    // the SDK 3 line can round to whole milliseconds, so two spans' ends compare only to within a millisecond.
     const before = only(SPAN_BEFORE_TOOL);
-    expect(before.endTime[0] * 1e9 + before.endTime[1]).toBeLessThanOrEqual(approval.endTime[0] * 1e9 + approval.endTime[1]);
+    const endNs = (span: typeof before): number => span.endTime[0] * 1e9 + span.endTime[1];
+    expect(endNs(before)).toBeLessThanOrEqual(endNs(approval) + 1e6);
 
     expect(rec.approvals()).toEqual([
       expect.objectContaining({ type: 'approval', toolName: 'send_email', id: request.id, hook: 'mail-gate', outcome: 'approved', approver: 'on-call', edited: false, callId: 'call_9' }),
