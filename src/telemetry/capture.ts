@@ -10,5 +10,5 @@
  */
 export { DEFAULT_MAX_LENGTH, resolveCapture } from './capture/options.js';
 export type { Capture, CaptureOptions } from './capture/options.js';
-export { DEFAULT_REDACT_PATTERNS, REDACTED } from './capture/redaction.js';
+export { DEFAULT_REDACT_PATTERNS, DEFAULT_REDACT_WORDS, REDACTED } from './capture/redaction.js';
 export { diagSafe, escapeControlCharacters } from './capture/sanitize.js';
