@@ -31,6 +31,7 @@ export type {
   PhaseHookRecord,
   ShadowedDecision,
   HookFailure,
+  RecordedError,
 } from './hook.js';
 export { HookRunner } from './runner.js';
 export type { HookRunnerOptions, RunOptions } from './runner.js';

@@ -17,6 +17,7 @@ import { HookAbortError } from '../errors.js';
 import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
 import type { PhaseRequest } from '../runner/phase.js';
+import type { Capture, ErrorScrubber } from '../telemetry/capture.js';
 import { endSpan, reportTelemetryFailure, startSpanSafely } from '../telemetry/failures.js';
 import {
   ATTR_ATTEMPT,
@@ -69,6 +70,9 @@ class CallPhaseRequest implements PhaseRequest {
   durationMs = 0;
   attempt = 1;
   readonly tally = { hookErrors: 0 };
+  readonly #requested: ToolArgs;
+  readonly #capture: Capture;
+  #scrubber: ErrorScrubber | undefined = undefined;
 
   constructor(
     spec: CallSpec<unknown>,
@@ -76,11 +80,23 @@ class CallPhaseRequest implements PhaseRequest {
   ) {
     this.toolName = spec.toolName;
     this.args = spec.args;
+    this.#requested = spec.args;
+    this.#capture = spec.core.capture;
     this.state = spec.state;
     this.callId = spec.callId;
     this.signal = spec.signal;
     this.isKnownTool = spec.isKnownTool;
     this.skipCheck = spec.checkSkip;
+  }
+
+  /**
+   * The call's error-text scrubber, made when the first error is described: it knows the requested
+   * arguments and those the current phase runs with (a Redirect's).
+   */
+  get scrubber(): ErrorScrubber {
+    const scrubber = (this.#scrubber ??= this.#capture.scrubber([this.#requested]));
+    scrubber.add(this.args);
+    return scrubber;
   }
 
   /** A Skip's stub is used in before_tool and on_error; after the tool ran, a Skip is ignored anyway. */
@@ -271,7 +287,7 @@ export class ToolCall<S = unknown> {
     if (span === undefined) return;
     try {
       span.setAttribute(ATTR_ERROR_TYPE, errorTypeOf(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: this.#core.capture.limit(errorMessage(error)) });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: this.#request.scrubber.text(errorMessage(error)) });
     } catch (failure) {
       reportTelemetryFailure('toolhooks.execute status', failure);
     }
@@ -310,7 +326,7 @@ export class ToolCall<S = unknown> {
         if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
         if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
         span.setAttributes(attributes);
-        if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: capture.limit(errorMessage(error)) });
+        if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: statusMessage(error, capture, this.#request.scrubber) });
       } catch (failure) {
         reportTelemetryFailure('execute_tool attributes', failure);
       }
@@ -336,6 +352,15 @@ export class ToolCall<S = unknown> {
     }
     if (span !== undefined) endSpan(span);
   }
+}
+
+/**
+ * The status message of a failed call. An abort's reason is the hook's own words, recorded as written
+ * like every decision reason (a fail-closed reason quotes an already scrubbed message); anything else
+ * thrown is scrubbed of argument values.
+ */
+function statusMessage(error: unknown, capture: Capture, scrubber: ErrorScrubber): string {
+  return error instanceof HookAbortError ? capture.limit(error.reason) : scrubber.text(errorMessage(error));
 }
 
 /** The active context, read once per call (and handed to the tracer); undefined when the context API throws. */

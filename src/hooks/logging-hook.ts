@@ -4,7 +4,8 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino from 'pino';
 import type { Level, LevelWithSilentOrString, Logger } from 'pino';
-import type { PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
+import type { HookFailure, PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
+import { resolveCapture } from '../telemetry/capture.js';
 import {
   ATTR_DECISION,
   ATTR_DECISION_REASON,
@@ -71,7 +72,8 @@ type Fields = Record<string, unknown>;
 /**
  * Writes one pino record per tool outcome (`info`, `warn` for aborted and failed), per non-Continue hook
  * decision (`info`), per shadowed decision (`info`) and per swallowed hook failure (`warn`, with the
- * error serialised by pino's `err` serializer). Every record carries `trace_id`, `span_id` and
+ * error as the span event records it: `err` = `{ type, message, stack }`, cut to the runner's
+ * `capture.maxLength` and scrubbed of the call's argument values — never the raw error object). Every record carries `trace_id`, `span_id` and
  * `trace_flags` of the span active when the event was delivered (the phase span or the `execute_tool`
  * span), so logs and traces join up. Field names are the span attribute names (`gen_ai.tool.name`,
  * `toolhooks.outcome`, ...). Argument and result values are logged only when the runner's `capture` option
@@ -164,7 +166,7 @@ export class LoggingHook implements ToolHook {
         [ATTR_PHASE]: event.phase,
         [ATTR_HOOK_NAME]: failure.hook,
         [ATTR_HOOK_ERROR_KIND]: failure.kind,
-        err: serialisableError(failure.error),
+        err: loggedError(failure),
       };
       if (failure.mode === 'audit') fields[ATTR_HOOK_MODE] = 'audit';
       if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
@@ -197,23 +199,20 @@ function defaultLogger(level: LevelWithSilentOrString): Logger {
   return pino({ name: INSTRUMENTATION_NAME, level }, pino.destination(1));
 }
 
+/** Describes errors in events that did not come from a runner (no `exception`): bounded, nothing to scrub. */
+const unscrubbed = resolveCapture(undefined).scrubber([]);
+
 /**
- * pino's err serializer handles Error values. Anything else that was thrown (a string, a number, a plain
- * object) is described the way the `toolhooks.hook.error` span event describes it: its `typeof` as the
- * type and its string form as the message. The serializer takes the type from `constructor.name`, so the
- * description carries a constructor named after the `typeof`.
+ * The `err` field of a hook-failure record: the failure as every other signal records it (the span
+ * event's `exception.*`), never the raw error — an axios error's request config and headers, or a
+ * 5 MB message, stay out of the log line. pino's err serializer takes the type from
+ * `constructor.name`, so the description carries a constructor named after the type.
  */
-function serialisableError(error: unknown): unknown {
-  if (error instanceof Error) return error;
-  const type = typeof error;
-  let message: string;
-  try {
-    message = String(error);
-  } catch {
-    message = Object.prototype.toString.call(error); // e.g. an object whose toString throws
-  }
-  const described = { type, message };
-  Object.defineProperty(described, 'constructor', { value: namedFunction(type), enumerable: false });
+function loggedError(failure: HookFailure): Record<string, string> {
+  const exception = failure.exception ?? unscrubbed.describe(failure.error);
+  const described: Record<string, string> = { type: exception.type, message: exception.message };
+  if (exception.stacktrace !== undefined) described.stack = exception.stacktrace;
+  Object.defineProperty(described, 'constructor', { value: namedFunction(exception.type), enumerable: false });
   return described;
 }
 

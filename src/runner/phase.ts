@@ -10,14 +10,14 @@ import type { Span } from '@opentelemetry/api';
 import { context, diag, trace } from '@opentelemetry/api';
 import type { HookDecision, Skip } from '../decisions.js';
 import { CONTINUE, abort } from '../decisions.js';
-import { errorMessage } from '../describe.js';
 import { HookAbortError } from '../errors.js';
 import { InvocationContext } from '../context.js';
 import type { Settled } from '../guard.js';
 import { callUser } from '../guard.js';
 import type { HookEntry } from '../hook-entry.js';
-import type { HookFailure, Phase, PhaseEvent, ShadowedDecision, ToolArgs } from '../hook.js';
+import type { HookFailure, Phase, PhaseEvent, RecordedError, ShadowedDecision, ToolArgs } from '../hook.js';
 import { diagSafe } from '../telemetry/capture.js';
+import type { ErrorScrubber } from '../telemetry/capture.js';
 import { endPhaseSpan, recordEvent } from '../telemetry/phase-span.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
@@ -50,6 +50,8 @@ export interface PhaseRequest {
   readonly traced?: boolean;
   /** Counts the swallowed hook errors of a whole call (a flow's `toolhooks.hook.errors`). */
   readonly tally?: { hookErrors: number };
+  /** The call's error-text scrubber (a flow's, across its phases); else one is made for the phase's args. */
+  readonly scrubber?: ErrorScrubber;
 }
 
 /** The hooks of one phase that apply to a tool, with the failures of matchers that threw. */
@@ -66,6 +68,7 @@ class PhaseRun<S> {
   winning: HookDecision = CONTINUE;
   winnerRecord: OpenHookRecord | undefined = undefined;
   abortCause: { cause: unknown } | undefined = undefined;
+  #scrubber: ErrorScrubber | undefined = undefined;
   /** Observer records, kept only when there are observers. */
   readonly records: OpenHookRecord[] | undefined;
   readonly shadowed: ShadowedDecision[] | undefined;
@@ -83,6 +86,11 @@ class PhaseRun<S> {
     this.shadowed = observe ? [] : undefined;
     this.errors = observe ? [] : undefined;
     this.started = observe ? performance.now() : 0;
+  }
+
+  /** The scrubber for this phase's error text: the call's, or one for the phase's args, made when first needed. */
+  scrubber(core: RunnerCore<S>): ErrorScrubber {
+    return (this.#scrubber ??= this.request.scrubber ?? core.capture.scrubber([this.request.args]));
   }
 }
 
@@ -182,8 +190,9 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     const tally = run.request.tally;
     if (tally !== undefined) tally.hookErrors += 1;
     failed = { cause: verdict.error };
-    decision = swallow(core, run, entry, verdict);
-    run.errors?.push(failureRecord(entry.name, entry.mode, verdict.kind, verdict.error));
+    const exception = run.scrubber(core).describe(verdict.error);
+    decision = swallow(core, run, entry, verdict, exception);
+    run.errors?.push(failureRecord(entry.name, entry.mode, verdict.kind, verdict.error, exception));
   }
   if (span !== undefined) recordEvent(span, core.capture, { type: 'decision', hook: entry, decision, durationMs });
   const record = run.records === undefined ? undefined : hookRecord(entry, failed === undefined ? decision : undefined, durationMs, core.capture);
@@ -221,9 +230,9 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
  * Records and reports a swallowed hook failure. Returns the decision it stands for: Continue, or an
  * Abort for a fail-closed hook (an audit hook's Abort is recorded as what it would have done).
  */
-function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, failure: HookFailed): HookDecision {
+function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, failure: HookFailed, exception: RecordedError): HookDecision {
   const { phase, toolName } = run.request;
-  const message = core.capture.limit(errorMessage(failure.error));
+  const message = exception.message;
   const closed = entry.failureMode === 'closed';
   const consequence =
     entry.mode === 'audit'
@@ -233,7 +242,7 @@ function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, 
         : 'treated as Continue';
   const text = diagSafe(`toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${failure.kind}: ${message}); ${consequence}`);
   reportHookFailure(entry, text);
-  if (run.span !== undefined) recordEvent(run.span, core.capture, { type: 'error', hook: entry, kind: failure.kind, error: failure.error });
+  if (run.span !== undefined) recordEvent(run.span, core.capture, { type: 'error', hook: entry, kind: failure.kind, exception });
   return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
 }
 

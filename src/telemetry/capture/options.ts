@@ -5,6 +5,7 @@
  */
 import { errorMessage } from '../../describe.js';
 import { serializeBounded } from './bounded-json.js';
+import { ErrorScrubber } from './error-text.js';
 import { redactionMatcher } from './redaction.js';
 import { cut } from './truncate.js';
 
@@ -21,7 +22,9 @@ import { cut } from './truncate.js';
  *   end with a `"…[N more items]"` / `"…": "[N more keys]"` marker;
  * - nesting deeper than 12 levels is summarised (`"[Object]"`, `"[Array(n)]"`).
  *
- * Hook reasons and error messages are always recorded, cut to `maxLength` with the same marker.
+ * Hook reasons and error messages are always recorded, cut to `maxLength` with the same marker. Error
+ * messages and stacks are scrubbed of the call's argument values first: of every value with `args`
+ * off, of the values under redacted keys with it on (a framework error may quote the whole input).
  *
  * @example
  * ```ts
@@ -74,6 +77,12 @@ export interface Capture {
   limit(text: string): string;
   /** Whether the value under this key is redacted. */
   isRedactedKey(key: string): boolean;
+  /**
+   * The error-text scrubber of one call: describes errors (type, message, stack) bounded to
+   * `maxLength`, without the call's argument values (all of them with `args` off, those under redacted
+   * keys with it on). Building it costs nothing until an error is described.
+   */
+  scrubber(args: readonly unknown[]): ErrorScrubber;
 }
 
 /**
@@ -160,5 +169,8 @@ export function resolveCapture(options: CaptureOptions | undefined): Capture {
   const serialize = (value: unknown): string => serializeBounded(value, maxTotalLength, maxLength, isRedactedKey);
   const limit = (text: string): string => cut(typeof text === 'string' ? text : errorMessage(text), maxLength);
 
-  return Object.freeze({ args, results, maxLength, maxTotalLength, serialize, limit, isRedactedKey });
+  const policy = { args, maxLength, isRedactedKey };
+  const scrubber = (argsList: readonly unknown[]): ErrorScrubber => new ErrorScrubber(policy, argsList);
+
+  return Object.freeze({ args, results, maxLength, maxTotalLength, serialize, limit, isRedactedKey, scrubber });
 }

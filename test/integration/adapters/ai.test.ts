@@ -412,6 +412,25 @@ describe('malformed tool input from the model', () => {
     ]);
   });
 
+  it('an invalid input quoted in the SDK error reaches no span: none of it with capture off, no redacted value with capture on', async () => {
+    const { tools } = makeTools();
+    const input = { city: 42, password: 'hunter2-secret', note: 'meet at Blue Lagoon' };
+    for (const capture of [{ args: false }, { args: true }]) {
+      tracing.reset();
+      const hooks = new HookRunner({ hooks: [], tracer: tracing.tracer, capture });
+      const model = new MockLanguageModelV3({ doGenerate: [callsTools({ id: 'bad', tool: 'weather', input }), answers('sorry')] });
+      await generateText({ model, tools: withHooks(tools, hooks), experimental_repairToolCall: recordInvalidToolCalls(hooks), prompt: 'go', stopWhen: stepCountIs(3) });
+      // The SDK's message quotes the whole value; the model still reads it as the SDK wrote it.
+      expect(String(toolResultsSent(model.doGenerateCalls[1]?.prompt).bad?.value)).toContain('hunter2-secret');
+      const span = executeToolSpan('weather', 'bad');
+      const recorded = [span.status.message ?? '', ...Object.values(span.attributes).map(String)].join('\n');
+      expect(span.status.message).toMatch(/^Invalid input for tool weather/);
+      expect(recorded).not.toContain('hunter2-secret');
+      if (capture.args) expect(recorded).toContain('Blue Lagoon');
+      else expect(recorded).not.toContain('Blue Lagoon');
+    }
+  });
+
   it("defers to the caller's repair: a repaired call runs through the hooks and is not recorded as failed", async () => {
     const { tools, weather } = makeTools();
     const hooks = runner([]);

@@ -230,6 +230,26 @@ describe('toolhooksMiddleware inside createAgent', () => {
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
   });
 
+  it("LangChain's ToolInvocationError quotes the kwargs: none reach a span with capture off, no redacted one with capture on", async () => {
+    const args = { town: 7, password: 'hunter2-secret', note: 'meet at Blue Lagoon' };
+    for (const capture of [{ args: false }, { args: true }]) {
+      tracing.reset();
+      const { tools } = makeTools();
+      const hooks = new HookRunner({ hooks: [{ beforeTool: () => undefined }], tracer: tracing.tracer, capture });
+      const { model, agent } = agentCalling({ name: 'weather', args, id: 'c14' }, hooks, tools);
+      await agent.invoke(ask);
+      expect(String(toolMessagesSeen(model.calls[1]?.messages).c14)).toContain('hunter2-secret'); // LangChain's own words to the model
+      const recorded = tracing
+        .spans()
+        .flatMap((span) => [span.status.message ?? '', ...Object.values(span.attributes).map(String), ...span.events.flatMap((event) => Object.values(event.attributes ?? {}).map(String))])
+        .join('\n');
+      expect(executeToolSpan('weather').status.message).toMatch(/^Error invoking tool 'weather' with kwargs/);
+      expect(recorded).not.toContain('hunter2-secret');
+      if (capture.args) expect(recorded).toContain('Blue Lagoon');
+      else expect(recorded).not.toContain('Blue Lagoon');
+    }
+  });
+
   it('a tool error that no hook recovers escapes as LangChain lets it escape any wrapToolCall middleware', async () => {
     const { tools } = makeTools();
     const { agent } = agentCalling({ name: 'flaky', args: { n: 2 }, id: 'c13' }, runner([{ onError: () => undefined }]), tools);
