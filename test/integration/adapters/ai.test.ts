@@ -141,6 +141,30 @@ describe('withHooks: decisions inside generateText', () => {
     expect(executeToolSpan('weather', 'b').attributes[ATTR_OUTCOME]).toBe('completed');
   });
 
+  it('a fail-closed abort: the model reads a short reason; the internal error text stays in telemetry', async () => {
+    const { tools, shell } = makeTools();
+    const hooks = runner([
+      {
+        name: 'policy',
+        failureMode: 'closed',
+        beforeTool: () => {
+          throw new Error('connect ECONNREFUSED policy-svc.internal.corp:8443 (token expired for svc-account-7)');
+        },
+      },
+    ]);
+    const model = new MockLanguageModelV3({ doGenerate: [callsTools({ id: 'a', tool: 'shell', input: { cmd: 'ls' } }), answers('ok')] });
+    const result = await generateText({ model, tools: withHooks(tools, hooks), prompt: 'go', stopWhen: stepCountIs(3) });
+
+    expect(shell).not.toHaveBeenCalled();
+    expect(toolResultsSent(model.doGenerateCalls[1]?.prompt)).toEqual({ a: { type: 'error-text', value: 'hook policy failed' } });
+    const toolError = result.steps[0]!.content.find((part) => part.type === 'tool-error');
+    const error = toolError?.type === 'tool-error' ? toolError.error : undefined;
+    expect(error).toBeInstanceOf(HookAbortError);
+    expect((error as HookAbortError).sourceHook).toBe('policy');
+    expect(String(((error as HookAbortError).cause as Error).message)).toContain('policy-svc.internal.corp'); // the app keeps the details
+    expect(executeToolSpan('shell', 'a').status.message).toContain('policy-svc.internal.corp'); // and so does the trace
+  });
+
   it('Abort with abortRun: generateText rejects with the HookAbortError and asks the model nothing more', async () => {
     const { tools } = makeTools();
     const hooks = runner([{ name: 'policy', tools: ['shell'], beforeTool: () => abort('no shell today') }]);
