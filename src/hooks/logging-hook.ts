@@ -39,6 +39,7 @@ import {
 } from '../telemetry/semconv.js';
 import { FailureCounter } from '../telemetry/warn-once.js';
 import { otelDestination } from './otel-destination.js';
+import { stdoutDestination } from './stdout-destination.js';
 
 /**
  * Options of {@link LoggingHook}.
@@ -50,7 +51,9 @@ import { otelDestination } from './otel-destination.js';
  */
 export interface LoggingHookOptions {
   /**
-   * The pino logger to write to. Default: a pino logger named `toolhooks` writing to stdout and, through
+   * The pino logger to write to. Default: a pino logger named `toolhooks` writing to stdout (without ever
+   * blocking: when stdout is a pipe nobody reads, records wait in a 1 MiB buffer and then are dropped
+   * and counted, with a `TOOLHOOKS_LOG_DROPPED` warning and the count at exit) and, through
    * {@link otelDestination}, to the global OTel LoggerProvider. A logger you pass is used as it is: add
    * `otelDestination()` to its streams (or run `@opentelemetry/instrumentation-pino`) to get its records
    * into OTLP as well.
@@ -189,14 +192,14 @@ export class LoggingHook implements ToolHook {
 function defaultLogger(level: LevelWithSilentOrString): Logger {
   // Each stream takes every level: the logger's own level is the only filter.
   const streams = pino.multistream([
-    { level: 'trace', stream: pino.destination(1) },
+    { level: 'trace', stream: stdoutDestination() },
     { level: 'trace', stream: otelDestination() },
   ]);
   const logger = pino({ name: INSTRUMENTATION_NAME, level }, streams);
   // @opentelemetry/instrumentation-pino (e.g. in an app's auto-instrumentations) wraps a new logger's
   // stream to send its records to OTel itself; ours would then send each record twice.
   if ((logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] === streams) return logger;
-  return pino({ name: INSTRUMENTATION_NAME, level }, pino.destination(1));
+  return pino({ name: INSTRUMENTATION_NAME, level }, stdoutDestination());
 }
 
 /** Describes errors in events that did not come from a runner (no `exception`): bounded, nothing to scrub. */
