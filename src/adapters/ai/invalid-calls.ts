@@ -4,11 +4,11 @@
  * `experimental_repairToolCall`; this builds one that records the call as failed and then lets the
  * SDK's own error reach the model unchanged (or defers to the caller's own repair function).
  */
-import { typeName } from '../../describe.js';
+import { typeName } from '../../internal/describe.js';
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
-import type { HookRunner } from '../../runner.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
 import type { RunnerCore } from '../../runner/core.js';
 import { ToolCall } from '../../flows/tool-call.js';
 import { requireOptionsObject, requireRunner } from '../shared.js';

@@ -7,7 +7,7 @@
  * recorded, and with capture on no value under a redacted key. See docs/capture.md.
  * @internal
  */
-import { errorClassName, errorMessage } from '../../describe.js';
+import { errorClassName, errorMessage } from '../../internal/describe.js';
 import type { RecordedError } from '../../hook.js';
 import { REDACTED } from './redaction.js';
 import { isHighSurrogate, isLowSurrogate, truncatedMarker } from './truncate.js';

@@ -7,12 +7,12 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { HookAbortError, HookRunner, executeTool } from '../../../src/index.js';
-import type { ToolArgs, ToolHookEvent } from '../../../src/index.js';
-import { LoggingHook } from '../../../src/hooks/index.js';
-import { ATTR_EXCEPTION_MESSAGE, EVENT_HOOK_ERROR } from '../../../src/telemetry/semconv.js';
-import { resolveCapture } from '../../../src/telemetry/capture.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { HookAbortError, HookRunner, executeTool } from '../../../../src/index.js';
+import type { ToolArgs, ToolHookEvent } from '../../../../src/index.js';
+import { LoggingHook } from '../../../../src/hooks/index.js';
+import { ATTR_EXCEPTION_MESSAGE, EVENT_HOOK_ERROR } from '../../../../src/telemetry/semconv.js';
+import { resolveCapture } from '../../../../src/telemetry/capture.js';
+import { createTestTracing, eventsOf } from '../../../support/tracing.js';
 
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
