@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OtlpReceiver } from '../../support/otlp-receiver.js';
 import { freePort } from '../../support/ports.js';
-import { ATTR_GEN_AI_TOOL_CALL_ID, SPAN_EXECUTE_TOOL_PREFIX } from '../../../src/telemetry/semconv.js';
+import { ATTR_GEN_AI_TOOL_CALL_ID, METRIC_TOOL_CALLS, SPAN_EXECUTE_TOOL_PREFIX } from '../../../src/telemetry/semconv.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const APP = fileURLToPath(new URL('./fixtures/exit-app.ts', import.meta.url));
@@ -172,5 +172,21 @@ describe('misuse that loses telemetry says so, once', () => {
     const lines = toolhooksLines(result.stderr).filter((line) => line.includes('TOOLHOOKS_NO_SHUTDOWN'));
     expect(lines, result.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/without .*shutdown\(\)/);
+  }, 30_000);
+});
+
+describe('more series than the SDK keeps per metric', () => {
+  it('says once, with a code, which metrics merged series into otel.metric.overflow', async () => {
+    const receiver = await OtlpReceiver.start();
+    cleanups.push(() => receiver.stop());
+    const result = await runApp('many-tools', receiver.url, { OTEL_METRIC_EXPORT_INTERVAL: '300' });
+    expect(result.code, result.stderr).toBe(0);
+    // The SDK did merge: the overflow series reached the collector.
+    const overflowed = receiver.metrics().filter((metric) => metric.dataPoints.some((point) => point.attributes['otel.metric.overflow'] === true));
+    expect(overflowed.map((metric) => metric.name)).toContain(METRIC_TOOL_CALLS);
+    const lines = toolhooksLines(result.stderr).filter((line) => line.includes('TOOLHOOKS_METRIC_OVERFLOW'));
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).toContain(METRIC_TOOL_CALLS);
+    expect(lines[0]).toMatch(/2000 series/);
   }, 30_000);
 });
