@@ -10,6 +10,7 @@
  */
 import { writeSync } from 'node:fs';
 import type { DestinationStream } from 'pino';
+import { warnNow } from '../telemetry/warn-now.js';
 import { warnVisibly } from '../telemetry/warn-once.js';
 
 /** Bytes a destination keeps while stdout does not take them; past this, records are dropped. */
@@ -38,14 +39,8 @@ function armExitReport(): void {
 function reportAtExit(): void {
   for (const destination of waiting) droppedTotal += destination.lastFlush();
   if (droppedTotal === 0) return;
-  // Shaped like a process warning: at exit, emitWarning would never print.
-  const line = `(node:${process.pid}) [TOOLHOOKS_LOG_DROPPED] ToolhooksWarning: toolhooks: LoggingHook dropped ${droppedTotal} log record${droppedTotal === 1 ? '' : 's'}: stdout was not being read\n`;
-  try {
-    void process.stderr; // a pipe becomes non-blocking once Node opens it: this write cannot hang the exit
-    writeSync(2, line);
-  } catch {
-    // stderr is full or closed too: nowhere left to say it
-  }
+  // At exit a process warning would never print: said on stderr now.
+  warnNow(`toolhooks: LoggingHook dropped ${droppedTotal} log record${droppedTotal === 1 ? '' : 's'}: stdout was not being read`, 'TOOLHOOKS_LOG_DROPPED');
 }
 
 function errorCode(error: unknown): unknown {

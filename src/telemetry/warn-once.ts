@@ -71,3 +71,4 @@ export function warnVisibly(message: string, code: string): void {
     // nowhere left to say it
   }
 }
+
