@@ -166,6 +166,7 @@ export class RunningTelemetry implements TelemetryHandle {
     if (dropped.length > 0 || stillOpen > 0) warnVisibly(droppedAtShutdown(dropped, stillOpen), 'TOOLHOOKS_TELEMETRY_DROPPED');
     await withDeadline(outputFlushed(), shutdownTimeoutMillis);
     // Nothing of ours may keep the process alive now: exports begun before shutdown are given up.
+    for (const signal of exports) signal.release();
     this.#parts.tails?.release();
     this.#parts.unregister();
   }

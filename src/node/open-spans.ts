@@ -41,8 +41,9 @@ export class OpenSpans implements SpanProcessor {
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       this.#waiters.push(resolve);
+      // Not unref'd: an app awaiting shutdown() while its last calls end must not exit halfway (the
+      // wait is bounded by shutdown's own deadline).
       timer = setTimeout(resolve, millis);
-      timer.unref();
     });
     clearTimeout(timer);
     return this.#open;

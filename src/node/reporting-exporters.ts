@@ -41,6 +41,9 @@ export interface ReportingParts<E> {
 abstract class ReportingExporter<T, E extends Exporter<T>> {
   protected readonly parts: ReportingParts<E>;
   #shuttingDown = false;
+  /** Callbacks of exports under way: {@link release} answers them, so no processor waits on its timer. */
+  readonly #pending = new Set<(result: ExportResult) => void>();
+  #released = false;
 
   constructor(parts: ReportingParts<E>) {
     this.parts = parts;
@@ -59,11 +62,33 @@ abstract class ReportingExporter<T, E extends Exporter<T>> {
     this.parts.gate?.release(count);
     const reporter = this.parts.reporter;
     const ticket = reporter.exportStarted(count);
-    try {
-      this.current.export(items, (result) => resultCallback(reporter.settle(result, count, ticket)));
-    } catch (error) {
-      resultCallback(reporter.settle({ code: ExportResultCode.FAILED, error: toError(error) }, count, ticket));
+    let answered = false;
+    const answer = (result: ExportResult): void => {
+      if (answered) return;
+      answered = true;
+      this.#pending.delete(answer);
+      resultCallback(reporter.settle(result, count, ticket));
+    };
+    if (this.#released) {
+      answer({ code: ExportResultCode.FAILED, error: new Error('telemetry was shut down') });
+      return;
     }
+    this.#pending.add(answer);
+    try {
+      this.current.export(items, answer);
+    } catch (error) {
+      answer({ code: ExportResultCode.FAILED, error: toError(error) });
+    }
+  }
+
+  /**
+   * Shutdown is over and has reported what it dropped: exports still under way are answered now (the
+   * reporter already counted them as abandoned), so that the batch processors clear their export
+   * timers (30 s by default) instead of holding the process; later exports fail at once.
+   */
+  release(): void {
+    this.#released = true;
+    for (const answer of [...this.#pending]) answer({ code: ExportResultCode.FAILED, error: new Error('telemetry was shut down') });
   }
 
   async shutdown(): Promise<void> {
