@@ -34,6 +34,7 @@ describe('LoggingHook with a stdout pipe nobody reads', () => {
   it.each(['exit', 'natural'] as const)('the app is not blocked and ends at once (%s); dropped records are counted', async (mode) => {
     const { exited, ms, stderr } = await runUnread(mode);
     expect(exited, stderr).toBe(true);
+    console.log(`unread ${mode}: ${Math.round(ms)} ms; ${stderr.match(/dropped \d+ log records?/)?.[0]}`);
     expect(ms).toBeLessThan(3_000); // from "done" to exit (a natural exit gives a stalled reader 1 s); a blocked destination never ends
     expect(stderr).toMatch(/TOOLHOOKS_LOG_DROPPED/);
     expect(stderr).toMatch(/LoggingHook dropped \d+ log records?: stdout was not being read/);
