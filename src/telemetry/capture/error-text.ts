@@ -63,7 +63,7 @@ function scrubTargets(argsList: readonly unknown[], policy: ScrubPolicy): string
         return;
     }
     if (value === null || seen.has(value)) return;
-    if (depth >= MAX_DEPTH) {
+    if (depth >= MAX_DEPTH || sizeOf(value) > MAX_VALUES) {
       overflow = true;
       return;
     }
@@ -77,6 +77,13 @@ function scrubTargets(argsList: readonly unknown[], policy: ScrubPolicy): string
   }
   if (overflow) return undefined;
   return [...found].sort((a, b) => b.length - a.length);
+}
+
+/** How many members a container has, read without listing them (a 10-million-item array stays cheap). */
+function sizeOf(value: object): number {
+  if (Array.isArray(value)) return value.length;
+  if (value instanceof Map || value instanceof Set) return value.size;
+  return 0; // plain objects: their keys are listed once, and each value counts towards MAX_VALUES
 }
 
 /** Entries of a container as [key, value]; own data properties only, so that no getter runs. */

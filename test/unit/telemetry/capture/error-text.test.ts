@@ -213,6 +213,8 @@ describe('the scrubber itself', () => {
   it('more values than it can check, or a value repeated past the bound: the message is withheld, never half-scrubbed', () => {
     const many: ToolArgs = Object.fromEntries(Array.from({ length: 1200 }, (_, i) => [`k${i}`, `value-${i}`]));
     expect(off.scrubber([many]).text('value-7 failed')).toBe('[message withheld: it may contain tool arguments]');
+    // Told by its length, without walking ten million holes.
+    expect(off.scrubber([{ items: new Array<number>(10_000_000) }]).text('item 7 failed')).toBe('[message withheld: it may contain tool arguments]');
     expect(resolveCapture(undefined).scrubber([{ v: 'abc' }]).text('abc'.repeat(100))).toBe('[message withheld: it may contain tool arguments]');
   });
 
