@@ -76,9 +76,9 @@ type Fields = Record<string, unknown>;
  * Writes one pino record per tool outcome (`info`, `warn` for aborted and failed), per non-Continue hook
  * decision (`info`), per shadowed decision (`info`) and per swallowed hook failure (`warn`, with the
  * error as the span event records it: `err` = `{ type, message, stack }`, cut to the runner's
- * `capture.maxLength` and scrubbed of the call's argument values — never the raw error object). Every record carries `trace_id`, `span_id` and
- * `trace_flags` of the span active when the event was delivered (the phase span or the `execute_tool`
- * span), so logs and traces join up. Field names are the span attribute names (`gen_ai.tool.name`,
+ * `capture.maxLength` and scrubbed of the call's argument values — never the raw error object). Every
+ * record carries `trace_id`, `span_id` and `trace_flags` of the span active when the event was delivered
+ * (the phase span or the `execute_tool` span), so logs and traces join up. Field names are the span attribute names (`gen_ai.tool.name`,
  * `toolhooks.outcome`, ...). Argument and result values are logged only when the runner's `capture` option
  * records them (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`, `toolhooks.redirect.args`), already
  * redacted and bounded (see docs/capture.md). It never throws.
