@@ -18,7 +18,7 @@ import pino from 'pino';
 import { HookAbortError, HookRunner, executeTool } from '../src/index.js';
 import { LoggingHook, MetricsHook, otelDestination } from '../src/hooks/index.js';
 import { startTelemetry } from '../src/node/index.js';
-import { escapeControlCharacters } from '../src/telemetry/capture.js';
+import { escapeControlCharacters } from '../src/telemetry/capture/sanitize.js';
 import { SCRIPT, SummaryHook, brokenHook, createCacheHook, createTools, policyHook, policyV2Hook, retryHook } from './agent-tools.js';
 
 const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;

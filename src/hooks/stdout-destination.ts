@@ -10,8 +10,7 @@
  */
 import { writeSync } from 'node:fs';
 import type { DestinationStream } from 'pino';
-import { warnNow } from '../telemetry/warn-now.js';
-import { warnVisibly } from '../telemetry/warn-once.js';
+import { warnNow, warnVisibly } from '../telemetry/warn-once.js';
 
 /** Bytes a destination keeps while stdout does not take them; past this, records are dropped. */
 export const MAX_PENDING_BYTES = 1024 * 1024;

@@ -3,10 +3,8 @@
  * and says once what it had to drop.
  * @internal
  */
-import { diag } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
-import { warnNow } from '../telemetry/warn-now.js';
-import { warnVisibly } from '../telemetry/warn-once.js';
+import { report, warnNow, warnVisibly } from '../telemetry/warn-once.js';
 import type { OutstandingDrops } from './drop-reporter.js';
 import type { ExportTails } from './export-tails.js';
 import type { SignalExport } from './exporters.js';
@@ -129,7 +127,7 @@ export class RunningTelemetry implements TelemetryHandle {
   async #flushProviders(): Promise<void> {
     const results = await Promise.allSettled(this.#parts.flushables.map(flush));
     for (const result of results) {
-      if (result.status === 'rejected') diag.warn('toolhooks: telemetry flush failed', result.reason);
+      if (result.status === 'rejected') report('warn', 'toolhooks: telemetry flush failed', result.reason);
     }
   }
 
@@ -148,7 +146,7 @@ export class RunningTelemetry implements TelemetryHandle {
     })().then(
       () => true,
       (error: unknown) => {
-        diag.warn('toolhooks: telemetry shutdown failed', error);
+        report('warn', 'toolhooks: telemetry shutdown failed', error);
         return true;
       },
     );

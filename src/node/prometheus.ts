@@ -4,7 +4,7 @@
  * @internal
  */
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
-import { warnNow } from '../telemetry/warn-now.js';
+import { warnNow } from '../telemetry/warn-once.js';
 
 /** The endpoint and the promise of its bind. */
 export interface PrometheusEndpoint {

@@ -8,17 +8,18 @@ import { parseArgs } from 'node:util';
 import { errorMessage } from '../internal/describe.js';
 import { formatReplayJson, formatReplayTable } from './format.js';
 import { loadHooksModule } from './hooks-module.js';
-import { oneLine, ReplayInputError } from './input-error.js';
+import { MAX_MESSAGE_LENGTH, ReplayInputError } from './input-error.js';
+import { oneLine } from '../telemetry/capture/sanitize.js';
 import { replay } from './replay.js';
 import { isUrlSource } from './source.js';
 
 /** Exit codes: nothing changed (or no --fail-on-change), something changed, bad input. */
-export const EXIT_OK = 0;
-export const EXIT_CHANGED = 1;
-export const EXIT_BAD_INPUT = 2;
+const EXIT_OK = 0;
+const EXIT_CHANGED = 1;
+const EXIT_BAD_INPUT = 2;
 
 /** What the command reads and writes; the bin passes the process's own. */
-export interface CliIo {
+interface CliIo {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
@@ -44,7 +45,7 @@ Exit codes: 0 done, 1 changed (with --fail-on-change), 2 bad input. See docs/rep
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const fail = (text: string): number => {
-    io.stderr(`toolhooks: ${oneLine(text)}\n`);
+    io.stderr(`toolhooks: ${oneLine(text, MAX_MESSAGE_LENGTH)}\n`);
     return EXIT_BAD_INPUT;
   };
   const [command, ...rest] = argv;

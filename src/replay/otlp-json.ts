@@ -7,7 +7,7 @@
 import { ReplayInputError } from './input-error.js';
 
 /** An attribute value as far as replay needs it. */
-export type SpanAttributeValue = string | number | boolean;
+type SpanAttributeValue = string | number | boolean;
 
 /** One recorded span, with ids as lower-case hex. */
 export interface RecordedSpan {

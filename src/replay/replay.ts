@@ -1,6 +1,7 @@
 /**
  * `replay()`: runs hooks against recorded tool calls and reports which effective decisions changed.
  */
+import { anything, duration, readOptions } from '../internal/validate.js';
 import { errorMessage } from '../internal/describe.js';
 import type { HookFailure, ToolArgs } from '../index.js';
 import { markerFlags } from './markers.js';
@@ -33,6 +34,7 @@ export async function replay<S = unknown>(options: ReplayOptions<S>): Promise<Re
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('replay(options) takes an object: replay({ hooks, source })');
   }
+  readOptions(options, 'replay(options)', 'replay', { hooks: anything, source: anything, state: anything, fetchTimeoutMs: duration(1) });
   // Hooks first: a bad policy is reported before anything is fetched.
   const runner = new ReplayRunner<S>(options.hooks);
   const loaded = await loadSource(options.source, options.fetchTimeoutMs);

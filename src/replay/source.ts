@@ -10,7 +10,7 @@ import { ReplayInputError } from './input-error.js';
 const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
 /** A source's text and the label used in messages about it. */
-export interface LoadedSource {
+interface LoadedSource {
   readonly label: string;
   readonly text: string;
 }

@@ -4,17 +4,16 @@
  * @internal
  */
 import type { Span, Tracer } from '@opentelemetry/api';
-import { diag } from '@opentelemetry/api';
 import type { HookDecision } from '../decisions.js';
 import { CONTINUE } from '../decisions.js';
 import { callObserver, callSync } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
 import type { Phase, ToolHookEvent } from '../hook.js';
-import type { Capture } from '../telemetry/capture.js';
-import { diagSafe } from '../telemetry/capture.js';
+import type { Capture } from '../telemetry/capture/options.js';
 import { recordEvent, startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Matched, PhaseRequest } from './phase.js';
 import { runPhase } from './phase.js';
+import { report } from '../telemetry/warn-once.js';
 
 const PHASES: readonly Phase[] = ['before_tool', 'after_tool', 'on_error'];
 const PHASE_METHOD = { before_tool: 'beforeTool', after_tool: 'afterTool', on_error: 'onError' } as const;
@@ -99,7 +98,7 @@ export class RunnerCore<S = unknown> {
       if (failure === undefined) continue;
       // Observers do not see the call's arguments; what they throw is bounded like every error text.
       const exception = this.capture.scrubber([]).describe(failure.error);
-      diag.warn(diagSafe(`toolhooks: observer "${entry.name}" threw in onEvent (${event.type} event for tool "${toolName}"): ${exception.message}`));
+      report('warn', `toolhooks: observer "${entry.name}" threw in onEvent (${event.type} event for tool "${toolName}"): ${exception.message}`);
       if (span !== undefined) {
         recordEvent(span, this.capture, { type: 'error', hook: { ...entry, failureMode: 'open' }, kind: 'threw', exception });
       }

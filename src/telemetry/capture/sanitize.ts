@@ -34,6 +34,20 @@ export function escapeControlCharacters(text: string): string {
 }
 
 /**
+ * `text` as one line: whitespace runs (line breaks included) folded to one space, trimmed, and cut to
+ * `max` characters with `…`. Escaping control characters is the printer's step ({@link escapeControlCharacters}).
+ *
+ * @example
+ * ```ts
+ * oneLine('bad\n  input', 500); // 'bad input'
+ * ```
+ */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/**
  * A diag message made safe for a plain-text log: control characters escaped (see
  * {@link escapeControlCharacters}) and the line cut to 16 KiB with the usual marker.
  *

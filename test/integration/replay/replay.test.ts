@@ -3,8 +3,7 @@
  * receiver), replayed under a changed policy from a JSON-lines file, a single OTLP/JSON object, a
  * Jaeger-shaped `/api/v3/traces` body and an http URL, through `replay()` and through the CLI.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HookRunner } from '../../../src/index.js';
@@ -14,8 +13,9 @@ import { asOneObject, expectedV2Report } from './expected.js';
 import { POLICY_V2_SOURCE, policyV2 } from './policy-v2.js';
 import { policyV1, recordTraffic, type RecordedTraffic } from './record-traffic.js';
 import { runToolhooks, serveText, type ServedFile } from './serve.js';
+import { useTempDir } from '../../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolhooks-replay-'));
+const dir = useTempDir('replay');
 const linesFile = join(dir, 'traces.jsonl');
 const objectFile = join(dir, 'traces.json');
 const jaegerFile = join(dir, 'jaeger.json');
@@ -47,7 +47,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await served?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('replay()', () => {

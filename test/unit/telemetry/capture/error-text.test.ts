@@ -11,7 +11,7 @@ import { HookAbortError, HookRunner, executeTool } from '../../../../src/index.j
 import type { ToolArgs, ToolHookEvent } from '../../../../src/index.js';
 import { LoggingHook } from '../../../../src/hooks/index.js';
 import { ATTR_EXCEPTION_MESSAGE, EVENT_HOOK_ERROR } from '../../../../src/telemetry/semconv.js';
-import { resolveCapture } from '../../../../src/telemetry/capture.js';
+import { resolveCapture } from '../../../../src/telemetry/capture/options.js';
 import { createTestTracing, eventsOf } from '../../../support/tracing.js';
 
 const tracing = createTestTracing();

@@ -3,7 +3,7 @@
  * it must leave visible. Its cost on huge (attacker-made) keys is measured in bench/capture.bench.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveCapture } from '../../../../src/telemetry/capture.js';
+import { resolveCapture } from '../../../../src/telemetry/capture/options.js';
 
 const capture = resolveCapture({ args: true });
 

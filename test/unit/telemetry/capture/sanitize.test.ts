@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diagSafe, escapeControlCharacters } from '../../../../src/telemetry/capture.js';
+import { diagSafe, escapeControlCharacters } from '../../../../src/telemetry/capture/sanitize.js';
 
 describe('escapeControlCharacters', () => {
   it('writes C0 (line breaks and tab included), DEL, C1 and U+2028/U+2029 as visible \\uXXXX escapes', () => {
