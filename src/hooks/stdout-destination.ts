@@ -46,7 +46,13 @@ function errorCode(error: unknown): unknown {
   return error !== null && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
 }
 
+/** Writes to stdout what it takes now; throws EAGAIN when it takes nothing, EPIPE when it is closed. */
+export type StdoutWriter = (chunk: Buffer) => number;
+
+const writeToFd1: StdoutWriter = (chunk) => writeSync(1, chunk);
+
 class StdoutDestination implements DestinationStream {
+  readonly #writer: StdoutWriter;
   #opened = false;
   readonly #pending: Buffer[] = [];
   #pendingBytes = 0;
@@ -54,6 +60,10 @@ class StdoutDestination implements DestinationStream {
   #dropped = 0;
   /** Set at a natural exit: when stdout last took bytes. */
   #draining: { lastProgress: number } | undefined;
+
+  constructor(writer: StdoutWriter) {
+    this.#writer = writer;
+  }
 
   write(line: string): void {
     if (!this.#opened) {
@@ -74,7 +84,7 @@ class StdoutDestination implements DestinationStream {
   /** Bytes written now; 0 when stdout is full. A closed stdout (EPIPE) drops the record. */
   #writeSome(chunk: Buffer): number {
     try {
-      return writeSync(1, chunk);
+      return this.#writer(chunk);
     } catch (error) {
       if (errorCode(error) === 'EAGAIN') return 0;
       this.#drop();
@@ -175,13 +185,14 @@ class StdoutDestination implements DestinationStream {
 }
 
 /**
- * A pino destination writing to stdout that never blocks: see the module comment.
+ * A pino destination writing to stdout that never blocks: see the module comment. `writer` is for
+ * tests: what stands in for fd 1.
  *
  * @example
  * ```ts
  * const logger = pino({ name: 'toolhooks' }, stdoutDestination());
  * ```
  */
-export function stdoutDestination(): DestinationStream {
-  return new StdoutDestination();
+export function stdoutDestination(writer: StdoutWriter = writeToFd1): DestinationStream {
+  return new StdoutDestination(writer);
 }

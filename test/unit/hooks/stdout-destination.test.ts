@@ -1,31 +1,23 @@
 /**
- * LoggingHook's default stdout destination, with fd 1 stood in for by a mock of `writeSync` that takes
- * what a pipe would: everything, nothing (EAGAIN), or part of a record. The real pipe is tested in
+ * LoggingHook's default stdout destination, with fd 1 stood in for by a writer that takes what a pipe
+ * would: everything, nothing (EAGAIN), or part of a record. The real pipe is tested in
  * test/integration/hooks/logging-hook-unread-stdout.test.ts.
  */
-import type * as FS from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StdoutWriter } from '../../../src/hooks/stdout-destination.js';
+import { MAX_PENDING_BYTES, stdoutDestination } from '../../../src/hooks/stdout-destination.js';
 
 const fd1: { taken: string; room: number; closed: boolean } = { taken: '', room: Number.POSITIVE_INFINITY, closed: false };
 
-vi.mock('node:fs', async (original) => {
-  const fs = await original<typeof FS>();
-  return {
-    ...fs,
-    writeSync: (fd: number, data: Buffer): number => {
-      if (fd !== 1) return fs.writeSync(fd, data);
-      if (fd1.closed) throw Object.assign(new Error('EPIPE'), { code: 'EPIPE' });
-      const text = Buffer.from(data);
-      if (fd1.room <= 0) throw Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' });
-      const taken = Math.min(text.length, fd1.room);
-      fd1.room -= taken;
-      fd1.taken += text.subarray(0, taken).toString();
-      return taken;
-    },
-  };
-});
-
-const { stdoutDestination, MAX_PENDING_BYTES } = await import('../../../src/hooks/stdout-destination.js');
+/** What a pipe would take: everything, nothing (EAGAIN), part of a record, or nothing ever (EPIPE). */
+const pipe: StdoutWriter = (chunk) => {
+  if (fd1.closed) throw Object.assign(new Error('EPIPE'), { code: 'EPIPE' });
+  if (fd1.room <= 0) throw Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' });
+  const taken = Math.min(chunk.length, fd1.room);
+  fd1.room -= taken;
+  fd1.taken += chunk.subarray(0, taken).toString();
+  return taken;
+};
 
 beforeEach(() => {
   fd1.taken = '';
@@ -40,14 +32,14 @@ afterEach(() => {
 
 describe('stdoutDestination', () => {
   it('writes straight through while stdout takes everything', () => {
-    const destination = stdoutDestination();
+    const destination = stdoutDestination(pipe);
     destination.write('{"a":1}\n');
     destination.write('{"b":2}\n');
     expect(fd1.taken).toBe('{"a":1}\n{"b":2}\n');
   });
 
   it('keeps what a full pipe did not take, the rest of a record first, and writes it when the pipe drains', () => {
-    const destination = stdoutDestination();
+    const destination = stdoutDestination(pipe);
     fd1.room = 4;
     destination.write('{"a":1}\n'); // 4 bytes go, 4 wait
     destination.write('{"b":2}\n'); // waits behind them, in order
@@ -62,7 +54,7 @@ describe('stdoutDestination', () => {
     vi.spyOn(process, 'emitWarning').mockImplementation(((message: string, options?: { code?: string }) => {
       warnings.push(`${options?.code ?? ''} ${message}`);
     }) as typeof process.emitWarning);
-    const destination = stdoutDestination();
+    const destination = stdoutDestination(pipe);
     fd1.room = 0;
     const record = `${JSON.stringify({ msg: 'x'.repeat(1000) })}\n`;
     const fits = Math.floor(MAX_PENDING_BYTES / record.length);
@@ -76,7 +68,7 @@ describe('stdoutDestination', () => {
 
   it('a closed stdout (EPIPE) drops the record without throwing', () => {
     vi.spyOn(process, 'emitWarning').mockImplementation((() => undefined) as typeof process.emitWarning);
-    const destination = stdoutDestination();
+    const destination = stdoutDestination(pipe);
     fd1.closed = true;
     expect(() => destination.write('{"a":1}\n')).not.toThrow();
     expect(fd1.taken).toBe('');
