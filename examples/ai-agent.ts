@@ -8,10 +8,10 @@
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import type { ToolHook } from '../src/index.js';
-import { HookRunner, abort, redirect, skip } from '../src/index.js';
-import { recordInvalidToolCalls, withHooks } from '../src/adapters/ai/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import type { ToolHook } from 'toolhooks';
+import { HookRunner, abort, redirect, skip } from 'toolhooks';
+import { recordInvalidToolCalls, withHooks } from 'toolhooks/ai';
+import { startTelemetry } from 'toolhooks/node';
 
 // Each finished trace is printed as a tree (with the AI SDK's own spans, when it records them).
 const telemetry = await startTelemetry({ console: 'tree' });

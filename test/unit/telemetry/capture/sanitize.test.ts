@@ -9,6 +9,19 @@ describe('escapeControlCharacters', () => {
     );
   });
 
+  it('escapes every bidirectional control, so an override cannot reorder what is printed', () => {
+    expect(escapeControlCharacters('invoice\u202Efdp.exe')).toBe('invoice\\u202efdp.exe');
+    const bidi = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+    for (const c of bidi) expect(escapeControlCharacters(`a${c}b`)).toBe(`a\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}b`);
+  });
+
+  it('keeps JSON valid and equal when applied to JSON text', () => {
+    const value = { tool: 'a\u0085b\u202ec\u2028d\u007f', n: 1 };
+    const text = escapeControlCharacters(JSON.stringify(value));
+    expect(text).toBe('{"tool":"a\\u0085b\\u202ec\\u2028d\\u007f","n":1}');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
   it('leaves printable text, non-ASCII letters and emoji as they are', () => {
     const text = 'rm -rf / — 日本語 ✓ 🚀 "quoted" \\ backslash';
     expect(escapeControlCharacters(text)).toBe(text);
