@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StdoutWriter } from '../../../src/hooks/stdout-destination.js';
-import { MAX_PENDING_BYTES, stdoutDestination } from '../../../src/hooks/stdout-destination.js';
+import { EXIT_STALL_MS, MAX_PENDING_BYTES, stdoutDestination } from '../../../src/hooks/stdout-destination.js';
 
 const fd1: { taken: string; room: number; closed: boolean } = { taken: '', room: Number.POSITIVE_INFINITY, closed: false };
 
@@ -73,4 +73,27 @@ describe('stdoutDestination', () => {
     expect(() => destination.write('{"a":1}\n')).not.toThrow();
     expect(fd1.taken).toBe('');
   });
+
+  it('at exit: waits while the reader takes bytes, gives up after a stall, and counts what is left', () => {
+    vi.spyOn(process, 'emitWarning').mockImplementation((() => undefined) as typeof process.emitWarning);
+    type Exiting = { drainBeforeExit(): void; lastFlush(): number; write(line: string): void };
+    const destination = stdoutDestination(pipe) as unknown as Exiting;
+    fd1.room = 0;
+    destination.write('{"a":1}\n');
+    destination.write('{"b":2}\n');
+    destination.drainBeforeExit();
+    fd1.room = 8; // the reader takes one record, then stalls
+    vi.advanceTimersByTime(30);
+    expect(fd1.taken).toBe('{"a":1}\n');
+    vi.advanceTimersByTime(EXIT_STALL_MS + 100); // a stalled drain gives the rest up
+    expect(destination.lastFlush()).toBe(0);
+    expect(fd1.taken).toBe('{"a":1}\n');
+    // process.exit() without a drain: one last write of what stdout takes, the rest is counted as lost.
+    destination.write('{"c":3}\n');
+    destination.write('{"d":4}\n');
+    fd1.room = 8;
+    expect(destination.lastFlush()).toBe(1);
+    expect(fd1.taken).toBe('{"a":1}\n{"c":3}\n');
+  });
 });
+

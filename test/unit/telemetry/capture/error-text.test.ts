@@ -238,3 +238,59 @@ describe('the scrubber itself', () => {
     expect(off.scrubber([hostile]).text('plain')).toBe('[message withheld: it may contain tool arguments]');
   });
 });
+
+describe('what the scrubber finds and describes', () => {
+  const off = resolveCapture(undefined);
+  const on = resolveCapture({ args: true });
+
+  it('finds values in Maps, Sets and arrays, numbers and BigInts; skips binary data and short values', () => {
+    const args = {
+      byName: new Map<unknown, unknown>([['user', 'alice-map'], [7, 'seven-map']]),
+      tags: new Set(['tag-in-set']),
+      list: ['in-array'],
+      big: 123456789n,
+      count: 4242,
+      blob: new Uint8Array([1, 2, 3]),
+      ok: 'ok',
+    };
+    const text = off.scrubber([args]).text('alice-map seven-map tag-in-set in-array 123456789 4242 ok');
+    expect(text).toBe('[REDACTED] [REDACTED] [REDACTED] [REDACTED] [REDACTED] [REDACTED] ok');
+  });
+
+  it('with capture on, scrubs whatever sits under a redacted key, Map keys included, and leaves the rest', () => {
+    const args = { user: 'alice', auth: { nested: ['deep-secret'] }, headers: new Map([['Authorization', 'Bearer abc123']]) };
+    expect(on.scrubber([args]).text('alice: deep-secret, Bearer abc123')).toBe('alice: [REDACTED], [REDACTED]');
+  });
+
+  it('describes anything thrown: an Error without a stack, a string, an object whose toString throws, null', () => {
+    const scrubber = off.scrubber([{ token: 'tok-123' }]);
+    const bare = new RangeError('bad tok-123');
+    Object.defineProperty(bare, 'stack', { value: undefined });
+    expect(scrubber.describe(bare)).toEqual({ type: 'RangeError', message: 'bad [REDACTED]' });
+    expect(scrubber.describe('failed with tok-123')).toEqual({ type: 'string', message: 'failed with [REDACTED]' });
+    const hostile = { toString: () => { throw new Error('no'); } };
+    expect(scrubber.describe(hostile)).toEqual({ type: 'object', message: '[object Object]' });
+    expect(scrubber.describe(null)).toEqual({ type: 'null', message: 'null' });
+    const stacked = scrubber.describe(new Error('tok-123 again'));
+    expect(stacked.stacktrace).toMatch(/^Error: \[REDACTED\] again\n/);
+  });
+
+  it('arguments seen later (a Redirect) are scrubbed too; the same object twice is looked at once', () => {
+    const scrubber = off.scrubber([{ a: 'first-value' }]);
+    expect(scrubber.text('first-value second-value')).toBe('[REDACTED] second-value');
+    const later = { b: 'second-value' };
+    scrubber.add(later);
+    scrubber.add(later);
+    expect(scrubber.text('first-value second-value')).toBe('[REDACTED] [REDACTED]');
+  });
+
+  it('a cycle in the arguments is walked once; nesting past 12 levels withholds the message', () => {
+    const cyclic: Record<string, unknown> = { v: 'loop-value' };
+    cyclic.self = cyclic;
+    expect(off.scrubber([cyclic]).text('loop-value')).toBe('[REDACTED]');
+    let deep: Record<string, unknown> = { v: 'bottom' };
+    for (let i = 0; i < 14; i += 1) deep = { next: deep };
+    expect(off.scrubber([deep]).text('bottom')).toBe('[message withheld: it may contain tool arguments]');
+    expect(off.scrubber([{ items: new Set(Array.from({ length: 1001 }, (_, i) => i)) }]).text('x')).toBe('[message withheld: it may contain tool arguments]');
+  });
+});
