@@ -5,10 +5,19 @@ import { isSpanContextValid } from '@opentelemetry/api';
 import pino from 'pino';
 import type { Level, LevelWithSilentOrString, Logger } from 'pino';
 import { anything, object, readOptions, string } from '../internal/validate.js';
-import type { HookFailure, PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
+import type { ApprovalEvent, HookFailure, PhaseEvent, RecordedError, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
 import { resolveCapture } from '../telemetry/capture/options.js';
 import { activeSpanContext } from '../telemetry/span.js';
 import {
+  ATTR_APPROVAL_APPROVER,
+  ATTR_APPROVAL_DENIAL_REASON,
+  ATTR_APPROVAL_DURATION_MS,
+  ATTR_APPROVAL_EDITED,
+  ATTR_APPROVAL_HOOK,
+  ATTR_APPROVAL_ID,
+  ATTR_APPROVAL_OUTCOME,
+  ATTR_RESULT_REPLACED,
+  LOG_MSG_APPROVAL_PREFIX,
   ATTR_DECISION,
   ATTR_DECISION_REASON,
   ATTR_DECISION_WINNER,
@@ -76,11 +85,13 @@ type Fields = Record<string, unknown>;
 
 /**
  * Writes one pino record per tool outcome (`info`, `warn` for aborted and failed), per non-Continue hook
- * decision (`info`), per shadowed decision (`info`) and per swallowed hook failure (`warn`, with the
+ * decision (`info`), per shadowed decision (`info`), per swallowed hook failure (`warn`, with the
  * error as the span event records it: `err` = `{ type, message, stack }`, cut to the runner's
- * `capture.maxLength` and scrubbed of the call's argument values — never the raw error object). Every
- * record carries `trace_id`, `span_id` and `trace_flags` of the span active when the event was delivered
- * (the phase span or the `execute_tool` span), so logs and traces join up. Field names are the span attribute names (`gen_ai.tool.name`,
+ * `capture.maxLength` and scrubbed of the call's argument values — never the raw error object) and per
+ * approval outcome (`info` for approved and denied, `warn` for expired, error and no_approver: a gate
+ * nobody answered). Every record carries `trace_id`, `span_id` and `trace_flags` of the span active when
+ * the event was delivered (the phase span or the `execute_tool` span), so logs and traces join up. Field
+ * names are the span attribute names (`gen_ai.tool.name`,
  * `toolhooks.outcome`, ...). Argument and result values are logged only when the runner's `capture` option
  * records them (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`, `toolhooks.redirect.args`), already
  * redacted and bounded (see docs/capture.md). It never throws.
@@ -115,7 +126,8 @@ export class LoggingHook implements ToolHook {
   onEvent(event: ToolHookEvent): void {
     try {
       if (event.type === 'tool') this.#logTool(event);
-      else this.#logPhase(event);
+      else if (event.type === 'phase') this.#logPhase(event);
+      else if (event.type === 'approval') this.#logApproval(event);
     } catch (error) {
       this.#failures.report(`${this.name} could not log an event`, error);
     }
@@ -132,6 +144,8 @@ export class LoggingHook implements ToolHook {
     fields[ATTR_RETRIES] = event.retries;
     fields[ATTR_REEXECUTIONS] = event.reexecutions;
     fields[ATTR_TOOL_DURATION_MS] = roundMs(event.durationMs);
+    if (event.approval !== undefined) fields[ATTR_APPROVAL_OUTCOME] = event.approval;
+    if (event.replaced === true) fields[ATTR_RESULT_REPLACED] = true;
     if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
     // Present only with capture on, already redacted and bounded by the runner's one capture module.
     if (event.arguments !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = event.arguments;
@@ -180,6 +194,26 @@ export class LoggingHook implements ToolHook {
     }
   }
 
+  #logApproval(event: ApprovalEvent): void {
+    const level: Level = event.outcome === 'approved' || event.outcome === 'denied' ? 'info' : 'warn';
+    if (!this.#logger.isLevelEnabled(level)) return;
+    const fields: Fields = {
+      [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
+      [ATTR_APPROVAL_ID]: event.id,
+      [ATTR_APPROVAL_HOOK]: event.hook,
+      [ATTR_APPROVAL_OUTCOME]: event.outcome,
+    };
+    if (event.reason !== '') fields[ATTR_DECISION_REASON] = event.reason;
+    if (event.approver !== undefined) fields[ATTR_APPROVAL_APPROVER] = event.approver;
+    if (event.denialReason !== undefined && event.denialReason !== '') fields[ATTR_APPROVAL_DENIAL_REASON] = event.denialReason;
+    fields[ATTR_APPROVAL_EDITED] = event.edited;
+    if (Number.isFinite(event.durationMs)) fields[ATTR_APPROVAL_DURATION_MS] = roundMs(event.durationMs);
+    // An approver's failure: bounded like every error text (the event carries no description of its own).
+    if (event.error !== undefined) fields.err = errField(unscrubbed.describe(event.error));
+    if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
+    this.#write(level, fields, `${LOG_MSG_APPROVAL_PREFIX} ${event.outcome}`);
+  }
+
   #write(level: Level, fields: Fields, msg: string): void {
     // Read at write time: the runner delivers events inside the phase or execute_tool span's context.
     const spanContext = activeSpanContext();
@@ -215,7 +249,11 @@ const unscrubbed = resolveCapture(undefined).scrubber([]);
  * `constructor.name`, so the description carries a constructor named after the type.
  */
 function loggedError(failure: HookFailure): Record<string, string> {
-  const exception = failure.exception ?? unscrubbed.describe(failure.error);
+  return errField(failure.exception ?? unscrubbed.describe(failure.error));
+}
+
+/** One serialiser for every `err` field: `{ type, message, stack }` from a recorded description. */
+function errField(exception: RecordedError): Record<string, string> {
   const described: Record<string, string> = { type: exception.type, message: exception.message };
   if (exception.stacktrace !== undefined) described.stack = exception.stacktrace;
   Object.defineProperty(described, 'constructor', { value: namedFunction(exception.type), enumerable: false });

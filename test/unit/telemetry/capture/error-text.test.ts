@@ -56,7 +56,7 @@ function eventText(events: readonly ToolHookEvent[]): string {
   const texts: string[] = [];
   for (const event of events) {
     if (event.type === 'tool') texts.push(event.reason ?? '');
-    else for (const failure of event.errors) texts.push(failure.exception?.type ?? '', failure.exception?.message ?? '', failure.exception?.stacktrace ?? '');
+    else if (event.type === 'phase') for (const failure of event.errors) texts.push(failure.exception?.type ?? '', failure.exception?.message ?? '', failure.exception?.stacktrace ?? '');
   }
   return texts.join('\n');
 }
