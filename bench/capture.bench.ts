@@ -34,3 +34,21 @@ measure('capture.serialize (+ string and RegExp keys)', () => withExtra.serializ
 const huge = Array.from({ length: 1_000_000 }, (_, i) => ({ id: i, name: `item ${i}` }));
 measure('capture.serialize (1M-item array, bounded)', () => capture.serialize(huge), 2_000);
 measure('capture.limit (10 KB reason)', () => capture.limit('r'.repeat(10_000)));
+
+// Redaction matching on attacker-made keys: a 10 MB key must cost about 10× a 1 MB key (linear), for
+// the shapes closest to the built-in patterns and words (long runs of their prefixes that never match).
+const keyShapes = ['a', 'pas', 'sessio', 'au', 'basic_', 'x-', 'connection_', 'access-', 'private-', 'aB', 'p_'];
+function keyMatchMs(length: number): number {
+  let total = 0;
+  for (const shape of keyShapes) {
+    const key = shape.repeat(Math.ceil(length / shape.length)).slice(0, length);
+    const started = process.hrtime.bigint();
+    capture.isRedactedKey(key);
+    total += Number(process.hrtime.bigint() - started) / 1e6;
+  }
+  return total;
+}
+keyMatchMs(1_000_000); // warm-up
+const oneMb = keyMatchMs(1_000_000);
+const tenMb = keyMatchMs(10_000_000);
+console.log(`redaction match, ${keyShapes.length} key shapes: 1 MB ${oneMb.toFixed(1)} ms, 10 MB ${tenMb.toFixed(1)} ms, ratio ${(tenMb / oneMb).toFixed(1)}× (linear ≈ 10×)`);

@@ -162,14 +162,40 @@ export interface ShadowedDecision {
   readonly reason?: string;
 }
 
+/**
+ * What telemetry records of an error, the same in every signal: the `exception.type`,
+ * `exception.message` and `exception.stacktrace` of a `toolhooks.hook.error` span event, the `err` of
+ * a LoggingHook record. The message and stack are cut to the capture's `maxLength` and scrubbed of the
+ * call's argument values (every value with capture of arguments off, values under redacted keys with
+ * it on), so an error that quotes the tool's input leaks none of it. See docs/capture.md.
+ *
+ * @example
+ * ```ts
+ * // { type: 'ToolInvocationError', message: 'Error invoking tool \'login\' with kwargs {"password":"[REDACTED]"} …' }
+ * ```
+ */
+export interface RecordedError {
+  /** An Error's class name, else the thrown value's `typeof` (`null` for null). */
+  readonly type: string;
+  /** The message, scrubbed and cut to `maxLength` with a `…[truncated N]` marker. */
+  readonly message: string;
+  /** An Error's stack, scrubbed and cut the same way, when it has one. */
+  readonly stacktrace?: string;
+}
+
 /** A hook failure the runner swallowed. */
 export interface HookFailure {
   readonly hook: string;
   readonly kind: HookErrorKind;
-  /** What was thrown, or a HookTimeoutError, InvalidHookDecisionError or InvalidRedirectTargetError. */
+  /**
+   * What was thrown, or a HookTimeoutError, InvalidHookDecisionError or InvalidRedirectTargetError.
+   * Raw: it may hold anything, argument values included. Record `exception` instead.
+   */
   readonly error: unknown;
   /** The failing hook's mode (an audit hook's failure never aborts the call). Always set by the runner. */
   readonly mode?: HookMode;
+  /** The error as telemetry records it: bounded and scrubbed. Always set by the runner. */
+  readonly exception?: RecordedError;
 }
 
 /** The outcome of one runner phase, delivered to every observer (`onEvent`). */

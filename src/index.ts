@@ -31,6 +31,7 @@ export type {
   PhaseHookRecord,
   ShadowedDecision,
   HookFailure,
+  RecordedError,
   ApprovalOutcome,
   ApprovalRequest,
   ApprovalResponse,

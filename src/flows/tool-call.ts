@@ -19,6 +19,8 @@ import type { RunnerCore } from '../runner/core.js';
 import type { ApprovalRecord } from '../runner/approval.js';
 import type { CallTally, PhaseRequest } from '../runner/phase.js';
 import type { ArgsCopy } from '../runner/read-only-args.js';
+import type { Capture } from '../telemetry/capture/options.js';
+import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import { reportTelemetryFailure } from '../telemetry/failures.js';
 import { endSpan, hasTraceId, isDroppedSpanIn, isRecording, setSpanAttributes, startSpan } from '../telemetry/span.js';
 import { attributeLengthLimit } from '../telemetry/span-limits.js';
@@ -79,6 +81,9 @@ class CallPhaseRequest implements PhaseRequest {
   attempt = 1;
   readonly tally: CallTally = { hookErrors: 0, gated: false, approval: undefined };
   readonly argsCopy: ArgsCopy = { source: undefined, copy: undefined };
+  readonly #requested: ToolArgs;
+  readonly #capture: Capture;
+  #scrubber: ErrorScrubber | undefined = undefined;
 
   constructor(
     spec: CallSpec<unknown>,
@@ -86,6 +91,8 @@ class CallPhaseRequest implements PhaseRequest {
   ) {
     this.toolName = spec.toolName;
     this.args = spec.args;
+    this.#requested = spec.args;
+    this.#capture = spec.core.capture;
     this.state = spec.state;
     this.callId = spec.callId;
     this.signal = spec.signal;
@@ -95,6 +102,16 @@ class CallPhaseRequest implements PhaseRequest {
     this.isKnownTool = known === undefined ? undefined : (tool) => tool === requested || known(tool);
     this.skipCheck = spec.checkSkip;
     this.approver = spec.approver;
+  }
+
+  /**
+   * The call's error-text scrubber, made when the first error is described: it knows the requested
+   * arguments and those the current phase runs with (a Redirect's).
+   */
+  get scrubber(): ErrorScrubber {
+    const scrubber = (this.#scrubber ??= this.#capture.scrubber([this.#requested]));
+    scrubber.add(this.args);
+    return scrubber;
   }
 
   /** A Skip's stub is used in before_tool and on_error; after the tool ran, a Skip is ignored anyway. */
@@ -299,7 +316,7 @@ export class ToolCall<S = unknown> {
   /** Ends an executor run's span after the executor threw: `error.type` and status ERROR. */
   failExecute(span: Span | undefined, error: unknown): void {
     if (span === undefined) return;
-    setSpanAttributes(span, 'toolhooks.execute status', { [ATTR_ERROR_TYPE]: errorTypeOf(error) }, this.#core.capture.limit(errorMessage(error)));
+    setSpanAttributes(span, 'toolhooks.execute status', { [ATTR_ERROR_TYPE]: errorTypeOf(error) }, this.#request.scrubber.text(errorMessage(error)));
     endSpan(span);
   }
 
@@ -326,7 +343,7 @@ export class ToolCall<S = unknown> {
       if (this.replaced) attributes[ATTR_RESULT_REPLACED] = true;
       if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
       if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
-      setSpanAttributes(span, 'execute_tool attributes', attributes, failed ? capture.limit(errorMessage(error)) : undefined);
+      setSpanAttributes(span, 'execute_tool attributes', attributes, failed ? statusMessage(error, capture, this.#request.scrubber) : undefined);
     }
     if (this.#core.hasObservers) {
       const event: Mutable<ToolEvent> = {
@@ -352,6 +369,15 @@ export class ToolCall<S = unknown> {
     }
     if (span !== undefined) endSpan(span);
   }
+}
+
+/**
+ * The status message of a failed call. An abort's reason is the hook's own words, recorded as written
+ * like every decision reason (a fail-closed reason quotes an already scrubbed message); anything else
+ * thrown is scrubbed of argument values.
+ */
+function statusMessage(error: unknown, capture: Capture, scrubber: ErrorScrubber): string {
+  return error instanceof HookAbortError ? capture.limit(error.reason) : scrubber.text(errorMessage(error));
 }
 
 /** The active context, read once per call (and handed to the tracer); undefined when the context API throws. */

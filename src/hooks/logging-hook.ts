@@ -5,7 +5,8 @@ import { isSpanContextValid } from '@opentelemetry/api';
 import pino from 'pino';
 import type { Level, LevelWithSilentOrString, Logger } from 'pino';
 import { anything, object, readOptions, string } from '../internal/validate.js';
-import type { ApprovalEvent, PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
+import type { ApprovalEvent, HookFailure, PhaseEvent, RecordedError, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
+import { resolveCapture } from '../telemetry/capture/options.js';
 import { activeSpanContext } from '../telemetry/span.js';
 import {
   ATTR_APPROVAL_APPROVER,
@@ -49,6 +50,7 @@ import {
 } from '../telemetry/semconv.js';
 import { FailureCounter } from '../telemetry/warn-once.js';
 import { otelDestination } from './otel-destination.js';
+import { stdoutDestination } from './stdout-destination.js';
 
 /**
  * Options of {@link LoggingHook}.
@@ -60,7 +62,9 @@ import { otelDestination } from './otel-destination.js';
  */
 export interface LoggingHookOptions {
   /**
-   * The pino logger to write to. Default: a pino logger named `toolhooks` writing to stdout and, through
+   * The pino logger to write to. Default: a pino logger named `toolhooks` writing to stdout (without ever
+   * blocking: when stdout is a pipe nobody reads, records wait in a 1 MiB buffer and then are dropped
+   * and counted, with a `TOOLHOOKS_LOG_DROPPED` warning and the count at exit) and, through
    * {@link otelDestination}, to the global OTel LoggerProvider. A logger you pass is used as it is: add
    * `otelDestination()` to its streams (or run `@opentelemetry/instrumentation-pino`) to get its records
    * into OTLP as well.
@@ -82,10 +86,12 @@ type Fields = Record<string, unknown>;
 /**
  * Writes one pino record per tool outcome (`info`, `warn` for aborted and failed), per non-Continue hook
  * decision (`info`), per shadowed decision (`info`), per swallowed hook failure (`warn`, with the
- * error serialised by pino's `err` serializer) and per approval outcome (`info` for approved and
- * denied, `warn` for expired, error and no_approver: a gate nobody answered). Every record carries `trace_id`, `span_id` and
- * `trace_flags` of the span active when the event was delivered (the phase span or the `execute_tool`
- * span), so logs and traces join up. Field names are the span attribute names (`gen_ai.tool.name`,
+ * error as the span event records it: `err` = `{ type, message, stack }`, cut to the runner's
+ * `capture.maxLength` and scrubbed of the call's argument values — never the raw error object) and per
+ * approval outcome (`info` for approved and denied, `warn` for expired, error and no_approver: a gate
+ * nobody answered). Every record carries `trace_id`, `span_id` and `trace_flags` of the span active when
+ * the event was delivered (the phase span or the `execute_tool` span), so logs and traces join up. Field
+ * names are the span attribute names (`gen_ai.tool.name`,
  * `toolhooks.outcome`, ...). Argument and result values are logged only when the runner's `capture` option
  * records them (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`, `toolhooks.redirect.args`), already
  * redacted and bounded (see docs/capture.md). It never throws.
@@ -180,7 +186,7 @@ export class LoggingHook implements ToolHook {
         [ATTR_PHASE]: event.phase,
         [ATTR_HOOK_NAME]: failure.hook,
         [ATTR_HOOK_ERROR_KIND]: failure.kind,
-        err: serialisableError(failure.error),
+        err: loggedError(failure),
       };
       if (failure.mode === 'audit') fields[ATTR_HOOK_MODE] = 'audit';
       if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
@@ -202,7 +208,8 @@ export class LoggingHook implements ToolHook {
     if (event.denialReason !== undefined && event.denialReason !== '') fields[ATTR_APPROVAL_DENIAL_REASON] = event.denialReason;
     fields[ATTR_APPROVAL_EDITED] = event.edited;
     if (Number.isFinite(event.durationMs)) fields[ATTR_APPROVAL_DURATION_MS] = roundMs(event.durationMs);
-    if (event.error !== undefined) fields.err = serialisableError(event.error);
+    // An approver's failure: bounded like every error text (the event carries no description of its own).
+    if (event.error !== undefined) fields.err = errField(unscrubbed.describe(event.error));
     if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
     this.#write(level, fields, `${LOG_MSG_APPROVAL_PREFIX} ${event.outcome}`);
   }
@@ -222,33 +229,34 @@ export class LoggingHook implements ToolHook {
 function defaultLogger(level: LevelWithSilentOrString): Logger {
   // Each stream takes every level: the logger's own level is the only filter.
   const streams = pino.multistream([
-    { level: 'trace', stream: pino.destination(1) },
+    { level: 'trace', stream: stdoutDestination() },
     { level: 'trace', stream: otelDestination() },
   ]);
   const logger = pino({ name: INSTRUMENTATION_NAME, level }, streams);
   // @opentelemetry/instrumentation-pino (e.g. in an app's auto-instrumentations) wraps a new logger's
   // stream to send its records to OTel itself; ours would then send each record twice.
   if ((logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] === streams) return logger;
-  return pino({ name: INSTRUMENTATION_NAME, level }, pino.destination(1));
+  return pino({ name: INSTRUMENTATION_NAME, level }, stdoutDestination());
 }
 
+/** Describes errors in events that did not come from a runner (no `exception`): bounded, nothing to scrub. */
+const unscrubbed = resolveCapture(undefined).scrubber([]);
+
 /**
- * pino's err serializer handles Error values. Anything else that was thrown (a string, a number, a plain
- * object) is described the way the `toolhooks.hook.error` span event describes it: its `typeof` as the
- * type and its string form as the message. The serializer takes the type from `constructor.name`, so the
- * description carries a constructor named after the `typeof`.
+ * The `err` field of a hook-failure record: the failure as every other signal records it (the span
+ * event's `exception.*`), never the raw error — an axios error's request config and headers, or a
+ * 5 MB message, stay out of the log line. pino's err serializer takes the type from
+ * `constructor.name`, so the description carries a constructor named after the type.
  */
-function serialisableError(error: unknown): unknown {
-  if (error instanceof Error) return error;
-  const type = typeof error;
-  let message: string;
-  try {
-    message = String(error);
-  } catch {
-    message = Object.prototype.toString.call(error); // e.g. an object whose toString throws
-  }
-  const described = { type, message };
-  Object.defineProperty(described, 'constructor', { value: namedFunction(type), enumerable: false });
+function loggedError(failure: HookFailure): Record<string, string> {
+  return errField(failure.exception ?? unscrubbed.describe(failure.error));
+}
+
+/** One serialiser for every `err` field: `{ type, message, stack }` from a recorded description. */
+function errField(exception: RecordedError): Record<string, string> {
+  const described: Record<string, string> = { type: exception.type, message: exception.message };
+  if (exception.stacktrace !== undefined) described.stack = exception.stacktrace;
+  Object.defineProperty(described, 'constructor', { value: namedFunction(exception.type), enumerable: false });
   return described;
 }
 

@@ -54,6 +54,11 @@ export class DropReporter {
     this.#unit = unit;
   }
 
+  /** What this signal's items are called in messages (`spans`, `log records`, `data points`). */
+  get unit(): string {
+    return this.#unit;
+  }
+
   /** Everything dropped since this reporter was created. */
   get dropped(): number {
     return this.#droppedTotal;

@@ -12,6 +12,7 @@ import { OTLPTraceExporter as OTLPTraceExporterJson } from '@opentelemetry/expor
 import { OTLPTraceExporter as OTLPTraceExporterProto } from '@opentelemetry/exporter-trace-otlp-proto';
 import { ConsoleSpanProcessor } from './console-exporter.js';
 import { DropReporter } from './drop-reporter.js';
+import { ExportTails } from './export-tails.js';
 import {
   batchLogSettings,
   batchSpanSettings,
@@ -35,6 +36,8 @@ export interface SignalExport {
   readonly gate?: QueueGate;
   /** Switches the export to its short-timeout exporter. */
   beginShutdown(): void;
+  /** Shutdown is over: answers the exports still under way, so that nothing waits on them. */
+  release(): void;
   /** Where the exporter sends to, for messages. */
   readonly target: string;
 }
@@ -45,6 +48,8 @@ export interface Pipelines {
   readonly metricReaders: IMetricReader[];
   readonly logRecordProcessors: LogRecordProcessor[];
   readonly exports: SignalExport[];
+  /** The OTLP exporters' sockets and retry timers, released when shutdown is over. */
+  readonly tails: ExportTails;
 }
 
 /**
@@ -83,13 +88,14 @@ export function buildPipelines(
   existing: { readonly meterProvider: boolean; readonly loggerProvider: boolean },
 ): Pipelines {
   const exports: SignalExport[] = [];
+  const tails = new ExportTails();
   const headers = checked.headers;
   // The shutdown exporters give up in time for shutdown to report why, within its deadline.
   const shutdownTimeout = Math.max(1, Math.floor(checked.shutdownTimeoutMillis * 0.75));
   const consoleMode = checked.console;
 
   /** One signal's reporter, queue gate (batch processors only) and wrapped exporter pair, registered in `exports`. */
-  const reported = <E, W extends { beginShutdown(): void }>(
+  const reported = <E, W extends { beginShutdown(): void; release(): void }>(
     signal: keyof SignalPlans,
     build: (timeoutMillis?: number) => E,
     wrap: (parts: ReportingParts<E>) => W,
@@ -100,7 +106,7 @@ export function buildPipelines(
     const gate = new QueueGate(maxQueueSize ?? Number.POSITIVE_INFINITY, reporter);
     const parts = { exporter: build(), shutdownExporter: build(shutdownTimeout), reporter };
     const exporter = wrap(maxQueueSize === undefined ? parts : { ...parts, gate });
-    exports.push({ reporter, gate, beginShutdown: () => exporter.beginShutdown(), target: plans[signal].target });
+    exports.push({ reporter, gate, beginShutdown: () => exporter.beginShutdown(), release: () => exporter.release(), target: plans[signal].target });
     return { exporter, gate };
   };
 
@@ -113,7 +119,7 @@ export function buildPipelines(
     // Built here rather than by NodeSDK (from `traceExporter`) so that its queue limit is counted too.
     const settings = batchSpanSettings();
     const maxQueueSize = settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
-    const build = (timeout?: number): SpanExporter => traceExporter(plans.traces, headers, timeout);
+    const build = (timeout?: number): SpanExporter => tails.adopt(traceExporter(plans.traces, exporterConfig(plans.traces, headers, timeout, tails)));
     const { exporter, gate } = reported('traces', build, (parts) => new ReportingSpanExporter(parts), maxQueueSize);
     spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor({ exporter, ...SPAN_BATCH_DEFAULTS, ...settings }), gate)];
   }
@@ -122,7 +128,8 @@ export function buildPipelines(
   if (!existing.meterProvider && !exporterIsNone('OTEL_METRICS_EXPORTER') && (consoleMode === false || plans.metrics.endpointConfigured)) {
     const timing = metricTiming(checked.metricExportIntervalMillis);
     const primaryTimeout = metricExporterTimeout(timing.timeoutMillis);
-    const build = (timeout?: number): PushMetricExporter => metricExporter(plans.metrics, headers, timeout ?? primaryTimeout);
+    const build = (timeout?: number): PushMetricExporter =>
+      tails.adopt(metricExporter(plans.metrics, exporterConfig(plans.metrics, headers, timeout ?? primaryTimeout, tails)));
     const { exporter } = reported('metrics', build, (parts) => new ReportingMetricExporter(parts));
     metricReaders.push(
       new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: timing.intervalMillis, exportTimeoutMillis: timing.timeoutMillis }),
@@ -133,39 +140,38 @@ export function buildPipelines(
   if (!existing.loggerProvider && !exporterIsNone('OTEL_LOGS_EXPORTER') && (consoleMode === false || plans.logs.endpointConfigured)) {
     const settings = batchLogSettings();
     const maxQueueSize = settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
-    const build = (timeout?: number): LogRecordExporter => logExporter(plans.logs, headers, timeout);
+    const build = (timeout?: number): LogRecordExporter => tails.adopt(logExporter(plans.logs, exporterConfig(plans.logs, headers, timeout, tails)));
     const { exporter, gate } = reported('logs', build, (parts) => new ReportingLogRecordExporter(parts), maxQueueSize);
     logRecordProcessors.push(new GatedLogRecordProcessor(new BatchLogRecordProcessor({ exporter, ...settings }), gate));
   }
 
-  return { spanProcessors, metricReaders, logRecordProcessors, exports };
+  return { spanProcessors, metricReaders, logRecordProcessors, exports, tails };
 }
 
 interface ExporterConfig {
   url?: string;
   headers?: Record<string, string>;
   timeoutMillis?: number;
+  /** Our agents, so that their sockets can be released after shutdown (see export-tails.ts). */
+  httpAgentOptions: ExportTails['agentFactory'];
 }
 
-function exporterConfig(plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis: number | undefined): ExporterConfig {
-  const config: ExporterConfig = {};
+function exporterConfig(plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis: number | undefined, tails: ExportTails): ExporterConfig {
+  const config: ExporterConfig = { httpAgentOptions: tails.agentFactory };
   if (plan.url !== undefined) config.url = plan.url;
   if (headers !== undefined) config.headers = headers;
   if (timeoutMillis !== undefined) config.timeoutMillis = timeoutMillis;
   return config;
 }
 
-function traceExporter(plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis?: number): SpanExporter {
-  const config = exporterConfig(plan, headers, timeoutMillis);
+function traceExporter(plan: SignalPlan, config: ExporterConfig): SpanExporter {
   return plan.protocol === 'http/json' ? new OTLPTraceExporterJson(config) : new OTLPTraceExporterProto(config);
 }
 
-function metricExporter(plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis: number | undefined): PushMetricExporter {
-  const config = exporterConfig(plan, headers, timeoutMillis);
+function metricExporter(plan: SignalPlan, config: ExporterConfig): PushMetricExporter {
   return plan.protocol === 'http/json' ? new OTLPMetricExporterJson(config) : new OTLPMetricExporterProto(config);
 }
 
-function logExporter(plan: SignalPlan, headers: Record<string, string> | undefined, timeoutMillis?: number): LogRecordExporter {
-  const config = exporterConfig(plan, headers, timeoutMillis);
+function logExporter(plan: SignalPlan, config: ExporterConfig): LogRecordExporter {
   return plan.protocol === 'http/json' ? new OTLPLogExporterJson(config) : new OTLPLogExporterProto(config);
 }

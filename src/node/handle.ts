@@ -4,9 +4,11 @@
  * @internal
  */
 import type { NodeSDK } from '@opentelemetry/sdk-node';
-import { report, warnVisibly } from '../telemetry/warn-once.js';
+import { report, warnNow, warnVisibly } from '../telemetry/warn-once.js';
 import type { OutstandingDrops } from './drop-reporter.js';
+import type { ExportTails } from './export-tails.js';
 import type { SignalExport } from './exporters.js';
+import type { OpenSpans } from './open-spans.js';
 import { outputFlushed } from './stdout.js';
 
 /**
@@ -45,13 +47,16 @@ export interface TelemetryHandle {
   /** Exports everything recorded so far. Never rejects: export failures are reported through `diag`. */
   forceFlush(): Promise<void>;
   /**
-   * Flushes and stops every signal (waiting until console output has left the process), closes the
-   * Prometheus endpoint and unregisters the global providers it registered (so `startTelemetry()` may be
-   * called again). Gives up after `shutdownTimeoutMillis` (2 s by default): what was not delivered by then
-   * is dropped, and what was dropped and why is said once, on one line (a process warning with code
-   * `TOOLHOOKS_TELEMETRY_DROPPED`, or `diag.warn` when a diag logger is registered). Idempotent: later
-   * calls return the same promise. Never rejects. With status `existing` or `disabled` it does nothing:
-   * the app owns its SDK.
+   * Waits for tool calls still running (half of `shutdownTimeoutMillis` at most; what ends meanwhile is
+   * delivered, spans and log records), then flushes and stops every signal (waiting until console output
+   * has left the process), closes the Prometheus endpoint and unregisters the global providers it
+   * registered (so `startTelemetry()` may be called again). Gives up after `shutdownTimeoutMillis` (2 s by
+   * default): what was not delivered by then is dropped, and what was dropped and why — spans of calls
+   * still running included — is said once, on one line (a process warning with code
+   * `TOOLHOOKS_TELEMETRY_DROPPED`, or `diag.warn` when a diag logger is registered). Once it resolves,
+   * nothing of toolhooks keeps the process alive: exports still trying a dead collector are given up.
+   * Idempotent: later calls return the same promise. Never rejects. With status `existing` or `disabled`
+   * it does nothing: the app owns its SDK.
    */
   shutdown(): Promise<void>;
 }
@@ -69,6 +74,10 @@ export interface RunningParts {
    */
   readonly flushFirst?: object;
   readonly shutdownTimeoutMillis: number;
+  /** Spans started and not ended: shutdown waits for them (half its time at most). */
+  readonly openSpans?: OpenSpans;
+  /** The exporters' sockets and retry timers, released once shutdown is over. */
+  readonly tails?: ExportTails;
   /** Unregisters the globals startTelemetry() registered. */
   readonly unregister: () => void;
 }
@@ -80,9 +89,29 @@ export class RunningTelemetry implements TelemetryHandle {
   readonly #parts: RunningParts;
   #shutdown: Promise<void> | undefined;
 
+  readonly #onExit = (): void => this.#exitedWithoutShutdown();
+
   constructor(parts: RunningParts) {
     this.#parts = parts;
     this.ready = parts.ready;
+    process.once('exit', this.#onExit);
+  }
+
+  /** The process is exiting and shutdown() was never called: what is still queued is lost; say so. */
+  #exitedWithoutShutdown(): void {
+    const lost: string[] = [];
+    for (const signal of this.#parts.exports) {
+      const queued = signal.gate?.held ?? 0;
+      if (queued > 0) lost.push(`${queued} ${signal.reporter.unit}`);
+    }
+    const open = this.#parts.openSpans?.count ?? 0;
+    if (open > 0) lost.push(`${open} spans still open`);
+    if (lost.length === 0) return;
+    warnNow(
+      `toolhooks: the process exited without await telemetry.shutdown(): ${lost.join(', ')} were not exported. ` +
+        "Call it before exiting (process.once('beforeExit', () => telemetry.shutdown()), or in your SIGTERM handler)",
+      'TOOLHOOKS_NO_SHUTDOWN',
+    );
   }
 
   async forceFlush(): Promise<void> {
@@ -103,7 +132,12 @@ export class RunningTelemetry implements TelemetryHandle {
   }
 
   async #stop(): Promise<void> {
+    process.removeListener('exit', this.#onExit);
     const { sdk, exports, shutdownTimeoutMillis } = this.#parts;
+    const started = performance.now();
+    // Calls still running get half the time to end: what ends now is delivered with the rest.
+    const stillOpen = (await this.#parts.openSpans?.settled(Math.floor(shutdownTimeoutMillis / 2))) ?? 0;
+    const remaining = Math.max(1, Math.round(shutdownTimeoutMillis - (performance.now() - started)));
     for (const signal of exports) signal.beginShutdown();
     const flushFirst = this.#parts.flushFirst;
     const stopped = (async () => {
@@ -116,7 +150,7 @@ export class RunningTelemetry implements TelemetryHandle {
         return true;
       },
     );
-    const inTime = await withDeadline(stopped, shutdownTimeoutMillis);
+    const inTime = await withDeadline(stopped, remaining);
     if (!inTime) {
       for (const signal of exports) {
         signal.reporter.abandon(signal.gate?.held ?? 0, `was not exported within shutdownTimeoutMillis (${shutdownTimeoutMillis} ms)`);
@@ -127,8 +161,11 @@ export class RunningTelemetry implements TelemetryHandle {
       const drops = signal.reporter.reportOutstanding();
       if (drops !== undefined && drops.dropped > 0) dropped.push({ drops, target: signal.target });
     }
-    if (dropped.length > 0) warnVisibly(droppedAtShutdown(dropped), 'TOOLHOOKS_TELEMETRY_DROPPED');
+    if (dropped.length > 0 || stillOpen > 0) warnVisibly(droppedAtShutdown(dropped, stillOpen), 'TOOLHOOKS_TELEMETRY_DROPPED');
     await withDeadline(outputFlushed(), shutdownTimeoutMillis);
+    // Nothing of ours may keep the process alive now: exports begun before shutdown are given up.
+    for (const signal of exports) signal.release();
+    this.#parts.tails?.release();
     this.#parts.unregister();
   }
 }
@@ -163,8 +200,9 @@ async function withDeadline(promise: Promise<unknown>, millis: number): Promise<
  * shutdown: 3 spans (connection refused at http://localhost:4318/v1/traces: connect ECONNREFUSED
  * 127.0.0.1:4318); 4 log records (…). …`.
  */
-function droppedAtShutdown(dropped: readonly { drops: OutstandingDrops; target: string }[]): string {
+function droppedAtShutdown(dropped: readonly { drops: OutstandingDrops; target: string }[], stillOpen: number): string {
   const parts = dropped.map(({ drops, target }) => `${drops.dropped} ${drops.unit} (${plainReason(drops.reason)} at ${target})`);
+  if (stillOpen > 0) parts.push(`${stillOpen} spans of calls still running (they had not ended when shutdown stopped waiting for them)`);
   return (
     `toolhooks: telemetry dropped at shutdown: ${parts.join('; ')}. ` +
     'Start a collector there, point OTEL_EXPORTER_OTLP_ENDPOINT at one, or use startTelemetry({ console: true })'

@@ -4,7 +4,7 @@
  * @internal
  */
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
-import { report } from '../telemetry/warn-once.js';
+import { warnNow } from '../telemetry/warn-once.js';
 
 /** The endpoint and the promise of its bind. */
 export interface PrometheusEndpoint {
@@ -15,7 +15,10 @@ export interface PrometheusEndpoint {
 
 /**
  * Starts serving `http://{host}:{port}/metrics`. A port in use (or any other bind failure) rejects `ready`
- * with an error that names the port and the fix, and is said once through `diag.error`.
+ * with an error that names the port and the fix, and is said once, before `ready` rejects: through
+ * `diag.error` when a diag logger is registered, else as one line on stderr (code
+ * `TOOLHOOKS_PROMETHEUS_PORT`) — so an app that never awaits `ready`, or that exits in its `catch`, still
+ * shows why.
  *
  * @example
  * ```ts
@@ -27,7 +30,7 @@ export function servePrometheus(port: number, host: string): PrometheusEndpoint 
   const exporter = new PrometheusExporter({ port, host, preventServerStart: true });
   const ready = exporter.startServer().catch((error: unknown) => {
     const failure = bindError(port, host, error);
-    report('error', failure.message);
+    warnNow(failure.message, 'TOOLHOOKS_PROMETHEUS_PORT', 'error');
     throw failure;
   });
   return { exporter, ready };

@@ -6,6 +6,7 @@
  * exporters' full retry timeout (10 s by default).
  * @internal
  */
+import { warnVisibly } from '../telemetry/warn-once.js';
 import type { DropReporter } from './drop-reporter.js';
 import type { QueueGate } from './queue-gate.js';
 import { AggregationTemporality, AggregationType, ExportResultCode } from './sdk-parts.js';
@@ -40,6 +41,9 @@ export interface ReportingParts<E> {
 abstract class ReportingExporter<T, E extends Exporter<T>> {
   protected readonly parts: ReportingParts<E>;
   #shuttingDown = false;
+  /** Callbacks of exports under way: {@link release} answers them, so no processor waits on its timer. */
+  readonly #pending = new Set<(result: ExportResult) => void>();
+  #released = false;
 
   constructor(parts: ReportingParts<E>) {
     this.parts = parts;
@@ -58,11 +62,33 @@ abstract class ReportingExporter<T, E extends Exporter<T>> {
     this.parts.gate?.release(count);
     const reporter = this.parts.reporter;
     const ticket = reporter.exportStarted(count);
-    try {
-      this.current.export(items, (result) => resultCallback(reporter.settle(result, count, ticket)));
-    } catch (error) {
-      resultCallback(reporter.settle({ code: ExportResultCode.FAILED, error: toError(error) }, count, ticket));
+    let answered = false;
+    const answer = (result: ExportResult): void => {
+      if (answered) return;
+      answered = true;
+      this.#pending.delete(answer);
+      resultCallback(reporter.settle(result, count, ticket));
+    };
+    if (this.#released) {
+      answer({ code: ExportResultCode.FAILED, error: new Error('telemetry was shut down') });
+      return;
     }
+    this.#pending.add(answer);
+    try {
+      this.current.export(items, answer);
+    } catch (error) {
+      answer({ code: ExportResultCode.FAILED, error: toError(error) });
+    }
+  }
+
+  /**
+   * Shutdown is over and has reported what it dropped: exports still under way are answered now (the
+   * reporter already counted them as abandoned), so that the batch processors clear their export
+   * timers (30 s by default) instead of holding the process; later exports fail at once.
+   */
+  release(): void {
+    this.#released = true;
+    for (const answer of [...this.#pending]) answer({ code: ExportResultCode.FAILED, error: new Error('telemetry was shut down') });
   }
 
   async shutdown(): Promise<void> {
@@ -89,10 +115,32 @@ export class ReportingLogRecordExporter extends ReportingExporter<ReadableLogRec
   }
 }
 
-/** A push metric exporter whose failures go to a {@link DropReporter}; counts data points. */
+/**
+ * A push metric exporter whose failures go to a {@link DropReporter}; counts data points, and says once
+ * when the SDK's cardinality limit merged series into `otel.metric.overflow`.
+ */
 export class ReportingMetricExporter extends ReportingExporter<ResourceMetrics, PushMetricExporter> implements PushMetricExporter {
+  #overflowReported = false;
+
   export(metrics: ResourceMetrics, resultCallback: (result: ExportResult) => void): void {
+    if (!this.#overflowReported) this.#reportOverflow(metrics);
     this.guardedExport(metrics, countDataPoints(metrics), resultCallback);
+  }
+
+  /**
+   * The SDK keeps at most 2,000 series (attribute sets) per metric and merges the rest into one series
+   * marked `otel.metric.overflow=true`, without a word; a per-tool alert then stops seeing new tools.
+   */
+  #reportOverflow(metrics: ResourceMetrics): void {
+    const names = overflowingMetrics(metrics);
+    if (names.length === 0) return;
+    this.#overflowReported = true;
+    warnVisibly(
+      `toolhooks: ${names.join(', ')} reached the SDK's limit of ${DEFAULT_CARDINALITY_LIMIT} series per metric; ` +
+        `new attribute sets are merged into one series with ${OVERFLOW_ATTRIBUTE}=true, so per-tool queries and alerts miss them. ` +
+        'Bound tool names (pass registered tool names, not raw model output) or raise the limit with a view (docs/telemetry.md#metric-cardinality)',
+      'TOOLHOOKS_METRIC_OVERFLOW',
+    );
   }
 
   selectAggregationTemporality(instrumentType: InstrumentType): AggregationTemporality {
@@ -102,6 +150,27 @@ export class ReportingMetricExporter extends ReportingExporter<ResourceMetrics, 
   selectAggregation(instrumentType: InstrumentType): AggregationOption {
     return this.parts.exporter.selectAggregation?.(instrumentType) ?? { type: AggregationType.DEFAULT };
   }
+}
+
+/** The attribute the SDK puts on the series that merges everything past the cardinality limit. */
+const OVERFLOW_ATTRIBUTE = 'otel.metric.overflow';
+/** The SDK's default cardinality limit per metric (per reader). */
+const DEFAULT_CARDINALITY_LIMIT = 2000;
+
+/** Names of the metrics that have an overflow series in this export; never throws. */
+function overflowingMetrics(metrics: ResourceMetrics): string[] {
+  const names: string[] = [];
+  try {
+    for (const scope of metrics.scopeMetrics) {
+      for (const metric of scope.metrics) {
+        const points: readonly { readonly attributes: Record<string, unknown> }[] = metric.dataPoints;
+        if (points.some((point) => point.attributes[OVERFLOW_ATTRIBUTE] === true)) names.push(metric.descriptor.name);
+      }
+    }
+  } catch {
+    // an unexpected shape: nothing to report
+  }
+  return names;
 }
 
 function countDataPoints(metrics: ResourceMetrics): number {

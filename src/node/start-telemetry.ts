@@ -15,15 +15,18 @@ import { inactive, RunningTelemetry } from './handle.js';
 import type { TelemetryHandle } from './handle.js';
 import { checkOptions } from './options.js';
 import type { CheckedOptions, StartTelemetryOptions } from './options.js';
+import { OpenSpans } from './open-spans.js';
 import { servePrometheus } from './prometheus.js';
 import type { PrometheusEndpoint } from './prometheus.js';
 import { API_LOGS } from '../telemetry/logger-provider.js';
 import { sdkProblem } from './platform.js';
 import { getBooleanFromEnv, SDK_INFO } from './sdk-parts.js';
-import { report } from '../telemetry/warn-once.js';
+import { report, warnVisibly } from '../telemetry/warn-once.js';
+import { cut } from '../telemetry/capture/truncate.js';
 
-let running: { readonly handle: TelemetryHandle; readonly tracerProvider: TracerProvider } | undefined;
+let running: { readonly handle: TelemetryHandle; readonly tracerProvider: TracerProvider; readonly options: string } | undefined;
 let existingReported = false;
+let secondCallReported = false;
 
 /**
  * Starts the OpenTelemetry Node SDK with OTLP/HTTP exporters for traces, metrics and logs, so that the
@@ -63,7 +66,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   }
   const existing = registeredTracerProvider();
   if (existing !== undefined) {
-    reportExisting(existing, checked);
+    reportExisting(existing, checked, options);
     return inactive('existing');
   }
   // Only building pipelines needs the SDK 3 line; an app's own providers of any line are used as they are.
@@ -90,8 +93,10 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   // through diag.error), while those who await it still see the rejection.
   ready.catch(() => undefined);
 
+  // First in the list: it counts every span start and end, for shutdown to wait for calls still running.
+  const openSpans = new OpenSpans();
   const config: Partial<NodeSDKConfiguration> = {
-    spanProcessors: pipelines.spanProcessors,
+    spanProcessors: pipelines.spanProcessors.length > 0 ? [openSpans, ...pipelines.spanProcessors] : [],
     // An empty list keeps NodeSDK from building readers and processors of its own from OTEL_*_EXPORTER.
     metricReaders: pipelines.metricReaders,
     logRecordProcessors: pipelines.logRecordProcessors,
@@ -119,18 +124,32 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     ],
     ...(checked.console !== false && tracerProvider !== undefined ? { flushFirst: tracerProvider } : {}),
     shutdownTimeoutMillis: checked.shutdownTimeoutMillis,
+    openSpans,
+    tails: pipelines.tails,
     unregister: () => {
       if (tracerProvider !== undefined) unregisterGlobals(tracerProvider, before, registeredMeters);
       if (running?.handle === handle) running = undefined;
     },
   });
-  if (tracerProvider !== undefined) running = { handle, tracerProvider };
+  if (tracerProvider !== undefined) running = { handle, tracerProvider, options: describeOptions(options) };
   return handle;
 }
 
-function reportExisting(provider: TracerProvider, checked: CheckedOptions): void {
+function reportExisting(provider: TracerProvider, checked: CheckedOptions, options: StartTelemetryOptions): void {
   if (running !== undefined && running.tracerProvider === provider) {
-    report('warn', 'toolhooks: startTelemetry() was already called and is still running; this call starts nothing');
+    // The same options again (two modules both making sure telemetry runs) only needs a diag line; other
+    // options would be silently ignored, so that is said once, visibly.
+    const given = describeOptions(options);
+    if (given === running.options || secondCallReported) {
+      report('warn', 'toolhooks: startTelemetry() was already called and is still running; this call starts nothing');
+    } else {
+      secondCallReported = true;
+      warnVisibly(
+        `toolhooks: startTelemetry() is already running (options ${running.options}); this call with options ${given} starts nothing ` +
+          'and its options are ignored. Call startTelemetry() once, or shutdown() the first before starting again',
+        'TOOLHOOKS_ALREADY_STARTED',
+      );
+    }
     return;
   }
   if (!existingReported) {
@@ -143,5 +162,14 @@ function reportExisting(provider: TracerProvider, checked: CheckedOptions): void
   }
   if (checked.prometheus !== undefined) {
     report('warn', 'toolhooks: startTelemetry() did not start the Prometheus endpoint: add a PrometheusExporter to your own MeterProvider');
+  }
+}
+
+/** The options a call was given, as short JSON for messages (and to compare two calls). */
+function describeOptions(options: StartTelemetryOptions): string {
+  try {
+    return cut(JSON.stringify(options) ?? '{}', 300);
+  } catch {
+    return '[unprintable options]';
   }
 }

@@ -168,6 +168,6 @@ function hookError(call: RecordedCall, phase: 'before_tool' | 'after_tool', fail
     phase,
     hook: failure.hook,
     kind: failure.kind,
-    message: errorMessage(failure.error),
+    message: failure.exception?.message ?? errorMessage(failure.error),
   };
 }

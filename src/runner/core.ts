@@ -6,7 +6,6 @@
 import type { Span, Tracer } from '@opentelemetry/api';
 import type { HookDecision } from '../decisions.js';
 import { CONTINUE } from '../decisions.js';
-import { errorMessage } from '../internal/describe.js';
 import { callObserver, callSync } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
 import type { Approver, Phase, ToolHookEvent } from '../hook.js';
@@ -108,13 +107,11 @@ export class RunnerCore<S = unknown> {
       if (onEvent === undefined) continue;
       const failure = callObserver(() => onEvent.call(entry.hook, event));
       if (failure === undefined) continue;
-      report(
-        'warn',
-        `toolhooks: observer "${entry.name}" threw in onEvent (${event.type} event for tool "${toolName}"): ` +
-          this.capture.limit(errorMessage(failure.error)),
-      );
+      // Observers do not see the call's arguments; what they throw is bounded like every error text.
+      const exception = this.capture.scrubber([]).describe(failure.error);
+      report('warn', `toolhooks: observer "${entry.name}" threw in onEvent (${event.type} event for tool "${toolName}"): ${exception.message}`);
       if (span !== undefined) {
-        recordEvent(span, this.capture, { type: 'error', hook: { ...entry, failureMode: 'open' }, kind: 'threw', error: failure.error });
+        recordEvent(span, this.capture, { type: 'error', hook: { ...entry, failureMode: 'open' }, kind: 'threw', exception });
       }
     }
   }

@@ -10,13 +10,13 @@ import type { Context, Span } from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
 import type { Ask, HookDecision, Skip } from '../decisions.js';
 import { CONTINUE, abort } from '../decisions.js';
-import { errorMessage } from '../internal/describe.js';
 import { HookAbortError } from '../errors.js';
 import { InvocationContext } from './context.js';
 import type { Settled } from './guard.js';
 import { callUser } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
-import type { Approver, HookFailure, Phase, PhaseEvent, ShadowedDecision, ToolArgs } from '../hook.js';
+import type { Approver, HookFailure, Phase, PhaseEvent, RecordedError, ShadowedDecision, ToolArgs } from '../hook.js';
+import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import type { DroppedEvents, PhaseEventBuffer, PhaseSpanEvent } from '../telemetry/phase-span.js';
 import { endPhaseSpan, phaseEventBuffer, recordEvent } from '../telemetry/phase-span.js';
 import { isRecording } from '../telemetry/span.js';
@@ -60,6 +60,8 @@ export interface PhaseRequest {
   readonly approver?: Approver | undefined;
   /** What a flow learns about its whole call from its phases. */
   readonly tally?: CallTally;
+  /** The call's error-text scrubber (a flow's, across its phases); else one is made for the phase's args. */
+  readonly scrubber?: ErrorScrubber;
 }
 
 /** Written by the phases of one call, read by the flow when the call ends. */
@@ -86,6 +88,7 @@ class PhaseRun<S> {
   winning: HookDecision = CONTINUE;
   winnerRecord: OpenHookRecord | undefined = undefined;
   abortCause: { cause: unknown } | undefined = undefined;
+  #scrubber: ErrorScrubber | undefined = undefined;
   /**
    * Set once an enforced hook aborted: no later enforced hook runs, but later audit hooks still do (they
    * see all traffic, so their "would abort" counts are not low), and then the Abort is raised.
@@ -121,6 +124,11 @@ class PhaseRun<S> {
     this.started = observe ? performance.now() : 0;
     this.args = hookArgs(request.args, request.argsCopy);
     this.buffer = span === undefined ? undefined : phaseEventBuffer(span, matched.entries.length, observers);
+  }
+
+  /** The scrubber for this phase's error text: the call's, or one for the phase's args, made when first needed. */
+  scrubber(core: RunnerCore<S>): ErrorScrubber {
+    return (this.#scrubber ??= this.request.scrubber ?? core.capture.scrubber([this.request.args]));
   }
 }
 
@@ -224,8 +232,9 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     const tally = run.request.tally;
     if (tally !== undefined) tally.hookErrors += 1;
     failed = { cause: verdict.error };
-    decision = swallow(core, run, entry, verdict);
-    run.errors?.push(failureRecord(entry.name, entry.mode, verdict.kind, verdict.error));
+    const exception = run.scrubber(core).describe(verdict.error);
+    decision = swallow(core, run, entry, verdict, exception);
+    run.errors?.push(failureRecord(entry.name, entry.mode, verdict.kind, verdict.error, exception));
   }
   const decisionEvent = span === undefined ? -1 : note(core, run, span, { type: 'decision', hook: entry, decision, durationMs });
   const record = run.records === undefined ? undefined : hookRecord(entry, failed === undefined ? decision : undefined, durationMs, core.capture);
@@ -304,9 +313,9 @@ function note<S>(core: RunnerCore<S>, run: PhaseRun<S>, span: Span, event: Phase
  * Records and reports a swallowed hook failure. Returns the decision it stands for: Continue, or an
  * Abort for a fail-closed hook (an audit hook's Abort is recorded as what it would have done).
  */
-function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, failure: HookFailed): HookDecision {
+function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, failure: HookFailed, exception: RecordedError): HookDecision {
   const { phase, toolName } = run.request;
-  const message = core.capture.limit(errorMessage(failure.error));
+  const message = exception.message;
   const closed = entry.failureMode === 'closed';
   const consequence =
     entry.mode === 'audit'
@@ -316,7 +325,7 @@ function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, 
         : 'treated as Continue';
   const text = `toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${failure.kind}: ${message}); ${consequence}`;
   reportHookFailure(entry, text);
-  if (run.span !== undefined) note(core, run, run.span, { type: 'error', hook: entry, kind: failure.kind, error: failure.error });
+  if (run.span !== undefined) note(core, run, run.span, { type: 'error', hook: entry, kind: failure.kind, exception });
   return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
 }
 

@@ -5,7 +5,7 @@
  * @internal
  */
 import type { HookDecision } from '../decisions.js';
-import type { HookFailure, HookMode, PhaseHookRecord, ShadowedDecision } from '../hook.js';
+import type { HookFailure, HookMode, PhaseHookRecord, RecordedError, ShadowedDecision } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
 
 /** A hook record while its phase runs: `shadowedBy` is set when a later Abort shadows it. */
@@ -31,6 +31,6 @@ export function shadowedRecord(hook: string, decision: HookDecision, capture: Ca
 }
 
 /** The observers' entry for a swallowed failure. */
-export function failureRecord(hook: string, mode: HookMode, kind: HookFailure['kind'], error: unknown): HookFailure {
-  return { hook, kind, error, mode };
+export function failureRecord(hook: string, mode: HookMode, kind: HookFailure['kind'], error: unknown, exception: RecordedError): HookFailure {
+  return { hook, kind, error, mode, exception };
 }

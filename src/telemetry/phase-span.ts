@@ -3,10 +3,9 @@
  * Every method is guarded: a broken tracer or span never breaks the phase.
  * @internal
  */
-import { errorClassName, errorMessage } from '../internal/describe.js';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
-import type { FailureMode, HookErrorKind, HookMode, Phase } from '../hook.js';
+import type { FailureMode, HookErrorKind, HookMode, Phase, RecordedError } from '../hook.js';
 import { attributeLengthLimit, eventCountLimit } from './span-limits.js';
 import { addSpanEvent, endSpan, setSpanAttributes, startSpan } from './span.js';
 import {
@@ -70,7 +69,7 @@ interface RecordedHook {
 export type PhaseSpanEvent =
   | { readonly type: 'decision'; readonly hook: RecordedHook; readonly decision: HookDecision; readonly durationMs: number }
   | { readonly type: 'shadowed'; readonly hook: string; readonly decision: HookDecision; readonly winner: string }
-  | { readonly type: 'error'; readonly hook: RecordedHook; readonly kind: HookErrorKind; readonly error: unknown };
+  | { readonly type: 'error'; readonly hook: RecordedHook; readonly kind: HookErrorKind; readonly exception: RecordedError };
 
 const EVENT_NAMES = {
   decision: EVENT_HOOK_DECISION,
@@ -105,7 +104,7 @@ function eventAttributes({ capture, lengthLimit }: EventContext, event: PhaseSpa
       return attributes;
     case 'error':
       attributes = { [ATTR_HOOK_NAME]: event.hook.name, [ATTR_HOOK_ERROR_KIND]: event.kind, [ATTR_FAILURE_MODE]: event.hook.failureMode };
-      Object.assign(attributes, exceptionAttributes(event.error, capture));
+      Object.assign(attributes, exceptionAttributes(event.exception));
       if (event.hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
       return attributes;
   }
@@ -136,33 +135,11 @@ function decisionAttributes(capture: Capture, hook: RecordedHook, decision: Hook
   return attributes;
 }
 
-/** `exception.*` attributes for anything thrown: an Error's class, message and stack, else typeof and String(). */
-function exceptionAttributes(error: unknown, capture: Capture): Attributes {
-  try {
-    if (error instanceof Error) {
-      const attributes: Attributes = {
-        [ATTR_EXCEPTION_TYPE]: errorClassName(error) ?? 'Error',
-        [ATTR_EXCEPTION_MESSAGE]: capture.limit(errorMessage(error)),
-      };
-      const stack = readStack(error);
-      if (stack !== undefined) attributes[ATTR_EXCEPTION_STACKTRACE] = capture.limit(stack);
-      return attributes;
-    }
-  } catch {
-    // a thrown Proxy or an Error with hostile getters: the failure is still recorded, with what is safe to read
-  }
-  return {
-    [ATTR_EXCEPTION_TYPE]: error === null ? 'null' : typeof error,
-    [ATTR_EXCEPTION_MESSAGE]: capture.limit(errorMessage(error)),
-  };
-}
-
-function readStack(error: Error): string | undefined {
-  try {
-    return typeof error.stack === 'string' ? error.stack : undefined;
-  } catch {
-    return undefined;
-  }
+/** `exception.*` attributes of a recorded error (described once, for every signal, by the call's scrubber). */
+function exceptionAttributes(exception: RecordedError): Attributes {
+  const attributes: Attributes = { [ATTR_EXCEPTION_TYPE]: exception.type, [ATTR_EXCEPTION_MESSAGE]: exception.message };
+  if (exception.stacktrace !== undefined) attributes[ATTR_EXCEPTION_STACKTRACE] = exception.stacktrace;
+  return attributes;
 }
 
 /** How many of a phase span's events were left out to fit the SDK's event limit, in all and by kind. */

@@ -92,3 +92,25 @@ export function warnVisibly(message: string, code: string): void {
     // nowhere left to say it
   }
 }
+
+/**
+ * Like {@link warnVisibly}, but said before this function returns: for what must be seen even when the
+ * process exits right after (an `exit` listener, a `.catch(() => process.exit(1))`), where a process
+ * warning, emitted on a later tick, would never print. Without a diag logger it writes one line to stderr
+ * shaped like a process warning (`(node:PID) [CODE] ToolhooksWarning: …`); Node writes a short line to a
+ * stderr pipe at once, and a pipe nobody reads loses it rather than holding the process. Never throws.
+ *
+ * @example
+ * ```ts
+ * process.once('exit', () => warnNow('toolhooks: exited without shutdown(); 12 spans were not exported', 'TOOLHOOKS_NO_SHUTDOWN'));
+ * ```
+ */
+export function warnNow(message: string, code: string, level: 'warn' | 'error' = 'warn'): void {
+  try {
+    const stderr = typeof process === 'undefined' ? undefined : process.stderr;
+    if (diagLoggerRegistered() || typeof stderr?.write !== 'function') report(level, message);
+    else stderr.write(`(node:${process.pid}) [${code}] ToolhooksWarning: ${diagSafe(message)}\n`);
+  } catch {
+    // nowhere left to say it
+  }
+}

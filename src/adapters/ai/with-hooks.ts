@@ -68,7 +68,8 @@ interface Settings<S> {
  * - before_tool Skip: the tool does not run; the stub is the tool result the model sees;
  * - Redirect: `newArgs` are merged into the input; `newTool` runs another tool of the same set;
  * - Abort: the call fails with {@link HookAbortError}, which the SDK reports to the model as a tool
- *   error (its message is the reason); with `abortRun`, the whole run stops too;
+ *   error (its message is the reason; for a fail-closed hook's failure only `hook <name> failed`, the
+ *   details staying in the error's `cause` and in the trace); with `abortRun`, the whole run stops too;
  * - onError and afterTool act as in executeTool (retry, recover with a stub, re-execute).
  *
  * The result has the same keys and type as `tools`. Each tool with an `execute` function is copied
@@ -180,12 +181,25 @@ async function runCall<S>(
       signal: abortSignal,
       ...settings.limits,
     });
-  } catch (error) {
+  } catch (thrown) {
+    const error = forTheModel(thrown);
     if (error instanceof HookAbortError && settings.abortRun !== undefined && !settings.abortRun.signal.aborted) {
       settings.abortRun.abort(error);
     }
     throw error;
   }
+}
+
+/**
+ * The SDK sends a failed call's error message to the model. A fail-closed abort's reason quotes the
+ * hook's error (`hook <name> failed: <message>`: host names, internal details), so the model gets
+ * `hook <name> failed` alone; the cause keeps the hook's error, and the trace the whole reason.
+ */
+function forTheModel(error: unknown): unknown {
+  if (!(error instanceof HookAbortError) || error.sourceHook === undefined) return error;
+  const short = `hook ${error.sourceHook} failed`;
+  if (!error.reason.startsWith(`${short}: `)) return error;
+  return new HookAbortError(short, error.sourceHook, { cause: error.cause });
 }
 
 function readSdkOptions(sdkOptions: unknown): { toolCallId?: string; abortSignal?: AbortSignal } {

@@ -11,6 +11,7 @@ import type { HookRunner, ToolArgs } from '../../index.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { runHookedCall, toToolMessage } from './call.js';
+import { LearnedTargets } from './targets.js';
 import { describeTool, nameOf } from './tools.js';
 
 /**
@@ -25,8 +26,10 @@ export interface ToolhooksMiddlewareOptions<S = unknown> {
   /** State passed to hooks. Default: the agent's state at the time of the call (`request.state`). */
   state?: S;
   /**
-   * The tools a Redirect's `newTool` may name (usually the same array as `createAgent`'s `tools`).
-   * Default: the tools the agent offered the model in its model calls, as this middleware saw them.
+   * The tools a Redirect's `newTool` may name (usually the same array as `createAgent`'s `tools`), for
+   * every agent this middleware is given to. Default: the tools the calling agent offered its model in
+   * the model call that asked for the tool call — so a middleware shared by several agents only ever
+   * runs a tool of the agent the call came from.
    */
   tools?: readonly object[];
   /** Middleware name, unique among the agent's middleware. Default `'toolhooks'`. */
@@ -73,28 +76,35 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
   if (typeof name !== 'string' || name === '') throw new TypeError(`${where}: options.name must be a non-empty string, got ${typeName(name)}`);
   const limits: CallLimits = readLimits(raw, where);
   const state = 'state' in raw ? { value: raw.state as S } : undefined;
-  const known = new Map<string, object>();
-  const fixed = raw.tools !== undefined;
-  if (fixed) {
+  const learned = new LearnedTargets();
+  let fixed: Map<string, object> | undefined;
+  if (raw.tools !== undefined) {
     if (!Array.isArray(raw.tools)) throw new TypeError(`${where}: options.tools must be an array of LangChain tools, got ${typeName(raw.tools)}`);
-    (raw.tools as unknown[]).forEach((tool, index) => known.set(nameOf(tool, `${where}: options.tools[${index}]`), tool as object));
+    const given = new Map<string, object>();
+    (raw.tools as unknown[]).forEach((tool, index) => given.set(nameOf(tool, `${where}: options.tools[${index}]`), tool as object));
+    fixed = given;
   }
+  const targets = fixed === undefined ? (callId: string | undefined) => learned.of(callId) : () => fixed;
 
   return createMiddleware({
     name,
-    // Only to learn the agent's tools (redirect targets) when they were not given.
-    ...(fixed
+    // Only to learn each agent's tools (redirect targets) when they were not given.
+    ...(fixed !== undefined
       ? {}
       : {
-          wrapModelCall: (request, handler) => {
-            for (const tool of request.tools) {
-              const toolName = (tool as { name?: unknown }).name;
-              if (typeof toolName === 'string' && typeof (tool as { invoke?: unknown }).invoke === 'function') known.set(toolName, tool);
-            }
-            return handler(request);
+          wrapModelCall: async (request, handler) => {
+            const response = await handler(request);
+            learned.learn(request.tools, response);
+            return response;
           },
         }),
-    wrapToolCall: (request, handler) => wrapCall(request, handler as Handler, { runner, state, limits, known }),
+    wrapToolCall: async (request, handler) => {
+      try {
+        return await wrapCall(request, handler as Handler, { runner, state, limits, known: targets(request.toolCall.id) });
+      } finally {
+        learned.forget(request.toolCall.id);
+      }
+    },
   });
 }
 

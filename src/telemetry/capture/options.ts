@@ -6,6 +6,7 @@
 import { errorMessage } from '../../internal/describe.js';
 import { rejectUnknownOptions } from '../../internal/validate.js';
 import { serializeBounded } from './bounded-json.js';
+import { ErrorScrubber } from './error-text.js';
 import { redactionMatcher } from './redaction.js';
 import { cut } from './truncate.js';
 
@@ -22,7 +23,9 @@ import { cut } from './truncate.js';
  *   end with a `"…[N more items]"` / `"…": "[N more keys]"` marker;
  * - nesting deeper than 12 levels is summarised (`"[Object]"`, `"[Array(n)]"`).
  *
- * Hook reasons and error messages are always recorded, cut to `maxLength` with the same marker.
+ * Hook reasons and error messages are always recorded, cut to `maxLength` with the same marker. Error
+ * messages and stacks are scrubbed of the call's argument values first: of every value with `args`
+ * off, of the values under redacted keys with it on (a framework error may quote the whole input).
  *
  * @example
  * ```ts
@@ -80,6 +83,12 @@ export interface Capture {
   limit(text: string): string;
   /** Whether the value under this key is redacted. */
   isRedactedKey(key: string): boolean;
+  /**
+   * The error-text scrubber of one call: describes errors (type, message, stack) bounded to
+   * `maxLength`, without the call's argument values (all of them with `args` off, those under redacted
+   * keys with it on). Building it costs nothing until an error is described.
+   */
+  scrubber(args: readonly unknown[]): ErrorScrubber;
 }
 
 /**
@@ -164,7 +173,10 @@ export function resolveCapture(options: CaptureOptions | undefined): Capture {
     within === undefined || within >= maxTotalLength ? serialize(value) : fitted(serializeBounded(value, within, maxLength, isRedactedKey), within);
   const limit = (text: string): string => cut(typeof text === 'string' ? text : errorMessage(text), maxLength);
 
-  return Object.freeze({ args, results, maxLength, maxTotalLength, serialize, serializeWithin, limit, isRedactedKey });
+  const policy = { args, maxLength, isRedactedKey };
+  const scrubber = (argsList: readonly unknown[]): ErrorScrubber => new ErrorScrubber(policy, argsList);
+
+  return Object.freeze({ args, results, maxLength, maxTotalLength, serialize, serializeWithin, limit, isRedactedKey, scrubber });
 }
 
 /** The bounded writer's smallest answer is `null`; under a limit too small even for that, `0` (still JSON). */

@@ -139,6 +139,30 @@ describe('withHooks: decisions inside generateText', () => {
     expect(executeToolSpan('weather', 'b').attributes[ATTR_OUTCOME]).toBe('completed');
   });
 
+  it('a fail-closed abort: the model reads a short reason; the internal error text stays in telemetry', async () => {
+    const { tools, shell } = makeTools();
+    const hooks = runner([
+      {
+        name: 'policy',
+        failureMode: 'closed',
+        beforeTool: () => {
+          throw new Error('connect ECONNREFUSED policy-svc.internal.corp:8443 (token expired for svc-account-7)');
+        },
+      },
+    ]);
+    const model = new MockLanguageModelV3({ doGenerate: [callsTools({ id: 'a', tool: 'shell', input: { cmd: 'ls' } }), answers('ok')] });
+    const result = await generateText({ model, tools: withHooks(tools, hooks), prompt: 'go', stopWhen: stepCountIs(3) });
+
+    expect(shell).not.toHaveBeenCalled();
+    expect(toolResultsSent(model.doGenerateCalls[1]?.prompt)).toEqual({ a: { type: 'error-text', value: 'hook policy failed' } });
+    const toolError = result.steps[0]!.content.find((part) => part.type === 'tool-error');
+    const error = toolError?.type === 'tool-error' ? toolError.error : undefined;
+    expect(error).toBeInstanceOf(HookAbortError);
+    expect((error as HookAbortError).sourceHook).toBe('policy');
+    expect(String(((error as HookAbortError).cause as Error).message)).toContain('policy-svc.internal.corp'); // the app keeps the details
+    expect(executeToolSpan('shell', 'a').status.message).toContain('policy-svc.internal.corp'); // and so does the trace
+  });
+
   it('Abort with abortRun: generateText rejects with the HookAbortError and asks the model nothing more', async () => {
     const { tools } = makeTools();
     const hooks = runner([{ name: 'policy', tools: ['shell'], beforeTool: () => abort('no shell today') }]);
@@ -408,6 +432,25 @@ describe('malformed tool input from the model', () => {
       ['weather', 'failed', 'InvalidToolInputError'],
       ['weather', 'failed', 'InvalidToolInputError'],
     ]);
+  });
+
+  it('an invalid input quoted in the SDK error reaches no span: none of it with capture off, no redacted value with capture on', async () => {
+    const { tools } = makeTools();
+    const input = { city: 42, password: 'hunter2-secret', note: 'meet at Blue Lagoon' };
+    for (const capture of [{ args: false }, { args: true }]) {
+      tracing.reset();
+      const hooks = new HookRunner({ hooks: [], tracer: tracing.tracer, capture });
+      const model = new MockLanguageModelV3({ doGenerate: [callsTools({ id: 'bad', tool: 'weather', input }), answers('sorry')] });
+      await generateText({ model, tools: withHooks(tools, hooks), experimental_repairToolCall: recordInvalidToolCalls(hooks), prompt: 'go', stopWhen: stepCountIs(3) });
+      // The SDK's message quotes the whole value; the model still reads it as the SDK wrote it.
+      expect(String(toolResultsSent(model.doGenerateCalls[1]?.prompt).bad?.value)).toContain('hunter2-secret');
+      const span = executeToolSpan('weather', 'bad');
+      const recorded = [span.status.message ?? '', ...Object.values(span.attributes).map(String)].join('\n');
+      expect(span.status.message).toMatch(/^Invalid input for tool weather/);
+      expect(recorded).not.toContain('hunter2-secret');
+      if (capture.args) expect(recorded).toContain('Blue Lagoon');
+      else expect(recorded).not.toContain('Blue Lagoon');
+    }
   });
 
   it("defers to the caller's repair: a repaired call runs through the hooks and is not recorded as failed", async () => {

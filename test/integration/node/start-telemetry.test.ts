@@ -272,6 +272,46 @@ describe('startTelemetry: lifecycle', () => {
     expect(second.status).toBe('existing');
     expect(diagSpy.messages('warn').some((m) => m.includes('startTelemetry() was already called'))).toBe(true);
   });
+
+  it('a second call with other options says once that they are ignored (a process warning without a diag logger: shutdown-and-exit.test.ts)', async () => {
+    const diagSpy = spyDiag();
+    receiver = await OtlpReceiver.start();
+    handle = startTelemetry({ endpoint: receiver.url, serviceName: 'first' });
+    startTelemetry({ endpoint: receiver.url, serviceName: 'second' });
+    startTelemetry({ endpoint: receiver.url, serviceName: 'third' });
+    const ignored = diagSpy.messages('warn').filter((m) => m.includes('its options are ignored'));
+    expect(ignored).toHaveLength(1);
+    expect(ignored[0]).toContain('"serviceName":"second"');
+  });
+
+  it('shutdown() delivers a call that ends while it waits, and counts the spans still open', async () => {
+    const diagSpy = spyDiag();
+    receiver = await OtlpReceiver.start();
+    handle = startTelemetry({ endpoint: receiver.url, shutdownTimeoutMillis: 1000 });
+    const tracer = trace.getTracer('toolhooks');
+    const ending = tracer.startSpan('execute_tool ending');
+    tracer.startSpan('execute_tool never-ending'); // still running when shutdown gives up waiting
+    const stopped = handle.shutdown();
+    setTimeout(() => ending.end(), 100);
+    await stopped;
+    expect(receiver.spans().map((span) => span.name)).toEqual(['execute_tool ending']);
+    const report = diagSpy.messages('warn').filter((m) => m.includes('dropped at shutdown'));
+    expect(report).toHaveLength(1);
+    expect(report[0]).toContain('1 spans of calls still running');
+  });
+
+  it('says once which metrics passed the SDK limit of 2,000 series', async () => {
+    const diagSpy = spyDiag();
+    receiver = await OtlpReceiver.start();
+    handle = startTelemetry({ endpoint: receiver.url });
+    const metricsHook = new MetricsHook();
+    for (let i = 0; i < 2100; i += 1) metricsHook.onEvent(toolEvent({ toolName: `tool-${i}` }));
+    await handle.forceFlush();
+    await handle.forceFlush();
+    const warned = diagSpy.messages('warn').filter((m) => m.includes('series per metric'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain('toolhooks.tool.calls');
+  });
 });
 
 describe('startTelemetry: console and Prometheus', () => {

@@ -252,7 +252,13 @@ function expectDropsReportedOnce(reason: RegExp): string[] {
     warnings.push(...failed);
   }
   expect(dropMessages().filter((m) => !m.startsWith('toolhooks: '))).toEqual([]); // no per-batch SDK drop notes
-  expect(diagLines.filter((l) => l.level === 'error')).toEqual([]);
+  // The metric exporter's own timeout is kept below the reader's so that it settles a hung export first;
+  // on a loaded machine the event loop can still lag past that margin once, and the SDK's reader then
+  // reports its own timeout. Once is load; every interval would be a bug.
+  const readerTimeout = /^PeriodicExportingMetricReader: metrics export timed out/;
+  const errors = diagLines.filter((l) => l.level === 'error');
+  expect(errors.filter((l) => !readerTimeout.test(l.message))).toEqual([]);
+  expect(errors.filter((l) => readerTimeout.test(l.message)).length).toBeLessThanOrEqual(1);
   return warnings;
 }
 

@@ -44,7 +44,7 @@ function running(overrides: Partial<RunningParts> & { sdkShutdown?: () => Promis
 function failingTraces(counts?: Counts): SignalExport {
   const reporter = new DropReporter('span', 'spans');
   reporter.settle({ code: ExportResultCode.FAILED, error: new Error('connect ECONNREFUSED 127.0.0.1:4318') }, 3, reporter.exportStarted(3));
-  return { reporter, beginShutdown: () => void (counts !== undefined && (counts.beganShutdown += 1)), target: 'http://localhost:4318/v1/traces' } as SignalExport;
+  return { reporter, beginShutdown: () => void (counts !== undefined && (counts.beganShutdown += 1)), release: () => undefined, target: 'http://localhost:4318/v1/traces' } as SignalExport;
 }
 
 describe('RunningTelemetry', () => {
@@ -78,7 +78,7 @@ describe('RunningTelemetry', () => {
   it('gives up at shutdownTimeoutMillis when the SDK does not stop, counting what was under way', async () => {
     const reporter = new DropReporter('span', 'spans');
     reporter.exportStarted(5); // an export that never settles
-    const exports = [{ reporter, beginShutdown: () => undefined, target: 'http://collector:4318/v1/traces' } as SignalExport];
+    const exports = [{ reporter, beginShutdown: () => undefined, release: () => undefined, target: 'http://collector:4318/v1/traces' } as SignalExport];
     const { handle, counts } = running({ exports, shutdownTimeoutMillis: 20, sdkShutdown: () => new Promise(() => undefined) });
     await handle.shutdown();
     expect(counts.unregistered).toBe(1);

@@ -211,6 +211,8 @@ describe('newlines and terminal escapes in reasons and messages', () => {
   it('cannot forge lines in the plain-text diag log: control characters are escaped there', async () => {
     const hooks = new HookRunner({
       tracer: tracing.tracer,
+      // With capture off the quoted argument would be scrubbed from the message (error-text.test.ts).
+      capture: { args: true },
       hooks: [
         {
           name: 'parser',

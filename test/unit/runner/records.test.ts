@@ -39,7 +39,8 @@ describe('shadowedRecord and failureRecord', () => {
 
   it('keeps the error a failure carries as it was thrown', () => {
     const error = new Error('x');
-    expect(failureRecord('policy', 'enforce', 'threw', error)).toEqual({ hook: 'policy', kind: 'threw', error, mode: 'enforce' });
-    expect(failureRecord('policy', 'enforce', 'threw', error).error).toBe(error);
+    const exception = { type: 'Error', message: 'x' };
+    expect(failureRecord('policy', 'enforce', 'threw', error, exception)).toEqual({ hook: 'policy', kind: 'threw', error, mode: 'enforce', exception });
+    expect(failureRecord('policy', 'enforce', 'threw', error, exception).error).toBe(error);
   });
 });

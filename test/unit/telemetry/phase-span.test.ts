@@ -111,7 +111,7 @@ describe('recordEvent', () => {
     const span = phaseSpan();
     const audit = { ...hook, mode: 'audit' } as const;
     recordEvent(span, off, { type: 'decision', hook: audit, decision: abort('would deny'), durationMs: 1 });
-    recordEvent(span, off, { type: 'error', hook: audit, kind: 'threw', error: new Error('x') });
+    recordEvent(span, off, { type: 'error', hook: audit, kind: 'threw', exception: off.scrubber([]).describe(new Error('x')) });
     endPhaseSpan(span, summary);
     for (const event of eventsOf(tracing.onlySpan(SPAN_BEFORE_TOOL))) expect(event.attributes[ATTR_HOOK_MODE]).toBe('audit');
   });
@@ -130,8 +130,8 @@ describe('recordEvent', () => {
 
   it("records a failure with the error's class, message and stack, and a thrown non-Error by its type", () => {
     const span = phaseSpan();
-    recordEvent(span, off, { type: 'error', hook: { ...hook, failureMode: 'closed' }, kind: 'timeout', error: new RangeError('too slow') });
-    recordEvent(span, off, { type: 'error', hook, kind: 'threw', error: 'a string' });
+    recordEvent(span, off, { type: 'error', hook: { ...hook, failureMode: 'closed' }, kind: 'timeout', exception: off.scrubber([]).describe(new RangeError('too slow')) });
+    recordEvent(span, off, { type: 'error', hook, kind: 'threw', exception: off.scrubber([]).describe('a string') });
     endPhaseSpan(span, summary);
     const [first, second] = eventsOf(tracing.onlySpan(SPAN_BEFORE_TOOL), EVENT_HOOK_ERROR);
     expect(first?.attributes).toMatchObject({
@@ -149,7 +149,7 @@ describe('recordEvent', () => {
     const span = phaseSpan();
     const short = resolveCapture({ maxLength: 4 });
     recordEvent(span, short, { type: 'decision', hook, decision: abort('forbidden'), durationMs: 1 });
-    recordEvent(span, short, { type: 'error', hook, kind: 'threw', error: new Error('exploded') });
+    recordEvent(span, short, { type: 'error', hook, kind: 'threw', exception: short.scrubber([]).describe(new Error('exploded')) });
     endPhaseSpan(span, summary);
     const [decision, error] = eventsOf(tracing.onlySpan(SPAN_BEFORE_TOOL));
     expect(decision?.attributes[ATTR_DECISION_REASON]).toBe('forb…[truncated 5]');
@@ -159,7 +159,7 @@ describe('recordEvent', () => {
   it('records a failure whose thrown value is hostile, and never throws into the phase', () => {
     const span = phaseSpan();
     const hostile = new Proxy(new Error('x'), { get: () => { throw new Error('no reading'); } });
-    expect(() => recordEvent(span, off, { type: 'error', hook, kind: 'threw', error: hostile })).not.toThrow();
+    expect(() => recordEvent(span, off, { type: 'error', hook, kind: 'threw', exception: off.scrubber([]).describe(hostile) })).not.toThrow();
     const throwing = { addEvent: () => { throw new Error('span down'); } } as unknown as Span;
     expect(() => recordEvent(throwing, off, { type: 'decision', hook, decision: CONTINUE, durationMs: 1 })).not.toThrow();
     endPhaseSpan(span, summary);

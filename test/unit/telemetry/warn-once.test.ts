@@ -5,10 +5,10 @@
  */
 import type { DiagLogger } from '@opentelemetry/api';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ToolHook } from '../../../src/index.js';
 import { CompoundTool, HookRunner, executeTool, runWithRetry, skip } from '../../../src/index.js';
-import { FailureCounter, report } from '../../../src/telemetry/warn-once.js';
+import { FailureCounter, report, warnNow } from '../../../src/telemetry/warn-once.js';
 import { createTestTracing } from '../../support/tracing.js';
 
 const tracing = createTestTracing();
@@ -91,5 +91,29 @@ describe('a diag logger that throws never reaches a caller', () => {
       },
     });
     await expect(compound.run(undefined, 'p')).resolves.toEqual({ agentOutput: 'out', result: 'done' });
+  });
+});
+
+describe('warnNow', () => {
+  it('without a diag logger: one stderr line shaped like a process warning, written before it returns', () => {
+    diag.disable();
+    const written: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string) => {
+      written.push(chunk);
+      return true;
+    }) as typeof process.stderr.write);
+    warnNow('toolhooks: port 9464\u001b[2J is in use', 'TOOLHOOKS_TEST');
+    write.mockRestore();
+    expect(written).toEqual([`(node:${process.pid}) [TOOLHOOKS_TEST] ToolhooksWarning: toolhooks: port 9464\\u001b[2J is in use\n`]);
+  });
+
+  it('with a diag logger: through diag at the level asked for, and never throws even when diag does', () => {
+    expect(() => warnNow('toolhooks: again', 'TOOLHOOKS_TEST', 'error')).not.toThrow(); // the broken logger
+    expect(said).toEqual(['toolhooks: again']);
+    diag.disable();
+    const error = vi.fn();
+    diag.setLogger({ error, warn: vi.fn(), info: vi.fn(), debug: vi.fn(), verbose: vi.fn() }, { suppressOverrideMessage: true });
+    warnNow('toolhooks: bind failed', 'TOOLHOOKS_TEST', 'error');
+    expect(error).toHaveBeenCalledWith('toolhooks: bind failed');
   });
 });
