@@ -44,6 +44,15 @@ function issue<D extends HookDecision>(decision: D): D {
   return decision;
 }
 
+/**
+ * Whether `value` was made by the constructors below: then it was checked when it was made and is
+ * frozen, so checking its shape again would find nothing (the runner's fast path for hook returns).
+ * @internal
+ */
+export function isIssuedDecision(value: unknown): value is HookDecision {
+  return typeof value === 'object' && value !== null && issued.has(value);
+}
+
 /** What a hook decides about a tool call. */
 export type HookDecision = Continue | Skip | Redirect | Abort;
 

@@ -139,6 +139,8 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
     throw new TypeError(`${where}: signal must be an AbortSignal`);
   }
   const resolveTool = tools === undefined ? noTool : (name: string) => (Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined);
+  // Without `tools` no name is known: one shared function instead of a closure per call.
+  const isKnownTool = tools === undefined ? noKnownTool : (name: string) => resolveTool(name) !== undefined;
   return {
     core,
     toolName: options.toolName,
@@ -146,7 +148,7 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
     state: options.state as S,
     execute: options.execute,
     resolveTool,
-    isKnownTool: (name) => resolveTool(name) !== undefined,
+    isKnownTool,
     callId: optionalString(options.callId, `${where}: callId`),
     toolDescription: optionalString(options.toolDescription, `${where}: toolDescription`),
     agentName: optionalString(options.agentName, `${where}: agentName`),
@@ -158,6 +160,10 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
 
 function noTool(): undefined {
   return undefined;
+}
+
+function noKnownTool(): boolean {
+  return false;
 }
 
 /**

@@ -4,7 +4,7 @@
  * @internal
  */
 import type { HookDecision, Skip } from '../decisions.js';
-import { CONTINUE, describeInvalidDecision, normaliseDecision } from '../decisions.js';
+import { CONTINUE, describeInvalidDecision, isIssuedDecision, normaliseDecision } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../errors.js';
 import type { HookErrorKind } from '../hook.js';
@@ -24,21 +24,26 @@ export type Verdict = HookDecision | HookFailed;
 interface DecisionRules {
   readonly toolName: string;
   /** Whether a Redirect may name `tool`; undefined accepts every target. */
-  readonly isKnownTool: ((tool: string) => boolean) | undefined;
+  readonly isKnownTool?: ((tool: string) => boolean) | undefined;
   /** A flow's own check of a Skip's stub: a problem description, or undefined when usable. */
-  readonly checkSkip: ((decision: Skip) => string | undefined) | undefined;
+  readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
 }
 
 /** Checks a hook's return value: nothing → Continue; junk → invalid_decision; unknown target → invalid_redirect_target. */
 export function checkDecision(value: unknown, hookName: string, rules: DecisionRules): Verdict {
   if (value === undefined || value === null) return CONTINUE;
   let decision: HookDecision;
-  try {
-    const problem = describeInvalidDecision(value);
-    if (problem !== undefined) return invalid(`hook "${hookName}" returned ${problem}`);
-    decision = normaliseDecision(value as HookDecision);
-  } catch (error) {
-    return invalid(`hook "${hookName}" returned an unreadable decision (${errorMessage(error)}); return a decision from skip(), redirect() or abort()`);
+  // A decision from skip() / redirect() / abort() was checked when it was made and is frozen: one
+  // lookup instead of reading its shape again. Anything else is described and normalised.
+  if (isIssuedDecision(value)) decision = value;
+  else {
+    try {
+      const problem = describeInvalidDecision(value);
+      if (problem !== undefined) return invalid(`hook "${hookName}" returned ${problem}`);
+      decision = normaliseDecision(value as HookDecision);
+    } catch (error) {
+      return invalid(`hook "${hookName}" returned an unreadable decision (${errorMessage(error)}); return a decision from skip(), redirect() or abort()`);
+    }
   }
   if (decision.kind === 'skip' && rules.checkSkip !== undefined) {
     const problem = rules.checkSkip(decision);
