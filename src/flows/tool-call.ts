@@ -69,7 +69,12 @@ class CallPhaseRequest implements PhaseRequest {
   value: unknown = undefined;
   durationMs = 0;
   attempt = 1;
-  readonly tally = { hookErrors: 0 };
+  /** The call's count of swallowed hook errors; the request is its own tally (no object per call). */
+  hookErrors = 0;
+
+  get tally(): { hookErrors: number } {
+    return this;
+  }
 
   constructor(
     spec: CallSpec<unknown>,
@@ -113,6 +118,8 @@ export class ToolCall<S = unknown> {
   readonly #span: Span | undefined;
   /** The span made active for hooks and tools: the recording span, or a sampled-out one. */
   readonly #active: Span | undefined;
+  /** The context the call's span was started in (read once per call); `within` makes the span active in it. */
+  readonly #parent: Context | undefined;
   readonly #request: CallPhaseRequest;
   readonly #agentName: string | undefined;
   /** When the call started; read only for the observers' tool event. */
@@ -144,6 +151,7 @@ export class ToolCall<S = unknown> {
     const active = span !== undefined && (recording || hasTraceId(span)) ? span : undefined;
     this.#span = recording ? span : undefined;
     this.#active = active;
+    this.#parent = parent;
     this.#request = new CallPhaseRequest(spec as CallSpec<unknown>, recording);
   }
 
@@ -166,7 +174,8 @@ export class ToolCall<S = unknown> {
   within<T, A>(body: (arg: A, call: ToolCall<S>) => Promise<T>, arg: A): Promise<T> {
     const active = this.#active;
     if (active === undefined) return body(arg, this);
-    return context.with(trace.setSpan(context.active(), active), body, undefined, arg, this);
+    // The context read at construction (the span's parent) rather than a second context.active().
+    return context.with(trace.setSpan(this.#parent ?? context.active(), active), body, undefined, arg, this);
   }
 
   /** Runs the before_tool phase for the requested tool. */
@@ -278,7 +287,7 @@ export class ToolCall<S = unknown> {
         [ATTR_REDIRECTED]: this.redirected,
         [ATTR_RETRIES]: this.retries,
         [ATTR_REEXECUTIONS]: this.reexecutions,
-        [ATTR_HOOK_ERRORS]: this.#request.tally.hookErrors,
+        [ATTR_HOOK_ERRORS]: this.#request.hookErrors,
       };
       if (this.redirected) attributes[ATTR_TOOL_EFFECTIVE_NAME] = this.effectiveToolName;
       if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
