@@ -124,15 +124,16 @@ export interface CallPlan<S> extends CallSpec<S> {
 
 /** Validates executeTool options; every problem is reported before any hook runs. @internal */
 function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> {
-  requireObject(options, `${where}(options)`);
+  const label = optionLabels(where);
+  requireObject(options, label.options);
   rejectUnknownOptions(options, OPTIONS, where);
   const core = runnerCore<S>(options.hooks, where);
-  requireToolName(options.toolName, `${where}: toolName`);
-  requireArgs(options.args, `${where}: args`);
-  requireFunction(options.execute, `${where}: execute`);
+  requireToolName(options.toolName, label.toolName);
+  requireArgs(options.args, label.args);
+  requireFunction(options.execute, label.execute);
   const tools = options.tools;
   if (tools !== undefined) {
-    requireObject(tools, `${where}: tools`);
+    requireObject(tools, label.tools);
     for (const [name, executor] of Object.entries(tools)) requireFunction(executor, `${where}: tools[${JSON.stringify(name)}]`);
   }
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
@@ -149,13 +150,42 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
     execute: options.execute,
     resolveTool,
     isKnownTool,
-    callId: optionalString(options.callId, `${where}: callId`),
-    toolDescription: optionalString(options.toolDescription, `${where}: toolDescription`),
-    agentName: optionalString(options.agentName, `${where}: agentName`),
+    callId: optionalString(options.callId, label.callId),
+    toolDescription: optionalString(options.toolDescription, label.toolDescription),
+    agentName: optionalString(options.agentName, label.agentName),
     signal: options.signal,
-    maxReexecutions: optionalCount(options.maxReexecutions, 1, `${where}: maxReexecutions`),
-    maxRetries: optionalCount(options.maxRetries, 1, `${where}: maxRetries`),
+    maxReexecutions: optionalCount(options.maxReexecutions, 1, label.maxReexecutions),
+    maxRetries: optionalCount(options.maxRetries, 1, label.maxRetries),
   };
+}
+
+/** How messages name each option ("executeTool: toolName"). */
+type OptionLabels = Readonly<Record<'options' | 'toolName' | 'args' | 'execute' | 'tools' | 'callId' | 'toolDescription' | 'agentName' | 'maxReexecutions' | 'maxRetries', string>>;
+
+const optionLabelCache = new Map<string, OptionLabels>();
+
+/**
+ * The labels for one caller name, built the first time it is seen: prepare runs on every call, and
+ * building nine message prefixes per call, read only when a check fails, was work for nothing.
+ */
+function optionLabels(where: string): OptionLabels {
+  let labels = optionLabelCache.get(where);
+  if (labels === undefined) {
+    labels = {
+      options: `${where}(options)`,
+      toolName: `${where}: toolName`,
+      args: `${where}: args`,
+      execute: `${where}: execute`,
+      tools: `${where}: tools`,
+      callId: `${where}: callId`,
+      toolDescription: `${where}: toolDescription`,
+      agentName: `${where}: agentName`,
+      maxReexecutions: `${where}: maxReexecutions`,
+      maxRetries: `${where}: maxRetries`,
+    };
+    optionLabelCache.set(where, labels);
+  }
+  return labels;
 }
 
 function noTool(): undefined {

@@ -11,6 +11,7 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
 import type { HookDecision, Skip } from '../decisions.js';
+import { CONTINUE } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
 import { HookAbortError } from '../errors.js';
@@ -185,6 +186,8 @@ export class ToolCall<S = unknown> {
 
   /** Runs the after_tool phase for the tool that ran, with its result. */
   after(args: ToolArgs, result: unknown, durationMs: number, attempt: number): HookDecision | Promise<HookDecision> {
+    // No after_tool hook: the phase is Continue, as the core would answer, without setting up the request.
+    if (!this.#core.hasHooks('after_tool')) return CONTINUE;
     this.#request.value = result;
     this.#request.durationMs = durationMs;
     return this.#phase('after_tool', this.effectiveToolName, args, attempt);
