@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Installs the real programs the deployment and system tests run:
-#   - promtool/prometheus (Debian package `prometheus`) and docker-compose (Debian package `docker-compose`),
+#   - promtool/prometheus (Debian package `prometheus`), docker-compose (Debian package `docker-compose`) and
+#     tmux (the terminal approver's pseudo-terminal test),
 #     for CI machines with apt-get where we are root or have passwordless sudo; anywhere else it says what to
 #     do and fails without touching the system;
 #   - Jaeger v2, built from source with Go (Jaeger publishes no Debian package) into a cache keyed by its
 #     version: ${XDG_CACHE_HOME:-~/.cache}/toolhooks/jaeger-v1.76.0/jaeger. The tests look for it there (or
 #     at $JAEGER_BIN). Needs Go and the Go module proxy; takes minutes once, then nothing.
-# Does nothing for a program that is already there. `bash scripts/ci-install-tools.sh jaeger` builds only Jaeger.
+#   - the OpenTelemetry Collector of the two-tier pipeline (gateway and samplers), built with the Collector
+#     Builder from deploy/otelcol-builder.yaml by scripts/build-otelcol.sh into
+#     ${XDG_CACHE_HOME:-~/.cache}/toolhooks/otelcol-v0.161.0/otelcol (or $OTELCOL_BIN for the tests).
+# Does nothing for a program that is already there. `bash scripts/ci-install-tools.sh jaeger` builds only
+# Jaeger, `... otelcol` only the collector.
 #
 # The Debian prometheus package would normally start a daemon on :9090 from its maintainer scripts.
 # In a container without systemd that either fails the install or leaves a stray process; on a VM with
@@ -15,16 +20,16 @@
 # anyway is stopped and disabled afterwards.
 set -euo pipefail
 
-PACKAGES=(prometheus docker-compose)
+PACKAGES=(prometheus docker-compose tmux)
 
 have_all() {
   command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1 &&
-    command -v docker-compose >/dev/null 2>&1
+    command -v docker-compose >/dev/null 2>&1 && command -v tmux >/dev/null 2>&1
 }
 
 install_debian_packages() {
   if have_all; then
-    echo "ci-install-tools: prometheus, promtool and docker-compose already installed"
+    echo "ci-install-tools: prometheus, promtool, docker-compose and tmux already installed"
     return 0
   fi
 
@@ -104,15 +109,22 @@ build_jaeger() {
   echo "ci-install-tools: built $bin in $((SECONDS - started)) s ($(du -h "$bin" | cut -f1))"
 }
 
-# `ci-install-tools.sh jaeger` builds only Jaeger (no root needed); no argument installs everything.
+build_otelcol() {
+  bash "$(dirname "$0")/build-otelcol.sh"
+}
+
+# `ci-install-tools.sh jaeger` builds only Jaeger, `otelcol` only the collector (no root needed for
+# either); no argument installs everything.
 case "${1:-all}" in
   jaeger) build_jaeger ;;
+  otelcol) build_otelcol ;;
   all)
     build_jaeger
+    build_otelcol
     install_debian_packages
     ;;
   *)
-    echo "usage: $0 [jaeger]   (no argument: Jaeger, prometheus, promtool and docker-compose)" >&2
+    echo "usage: $0 [jaeger|otelcol]   (no argument: Jaeger, the collector, prometheus, promtool and docker-compose)" >&2
     exit 2
     ;;
 esac

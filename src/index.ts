@@ -11,8 +11,8 @@
  * @packageDocumentation
  */
 export { VERSION } from './version.js';
-export { CONTINUE, skip, redirect, abort, isHookDecision } from './decisions.js';
-export type { Continue, Skip, Redirect, Abort, HookDecision, DecisionKind } from './decisions.js';
+export { CONTINUE, skip, redirect, abort, ask, replaceResult, isHookDecision } from './decisions.js';
+export type { Continue, Skip, Redirect, Abort, Ask, Replace, HookDecision, DecisionKind } from './decisions.js';
 export { HookAbortError, HookTimeoutError, InvalidHookDecisionError, InvalidRedirectTargetError } from './errors.js';
 export type {
   ToolArgs,
@@ -31,6 +31,11 @@ export type {
   PhaseHookRecord,
   ShadowedDecision,
   HookFailure,
+  ApprovalOutcome,
+  ApprovalRequest,
+  ApprovalResponse,
+  ApprovalEvent,
+  Approver,
 } from './hook.js';
 export { HookRunner } from './runner/hook-runner.js';
 export type { HookRunnerOptions, RunOptions } from './runner/hook-runner.js';
@@ -38,7 +43,7 @@ export type { CaptureOptions } from './telemetry/capture/options.js';
 export { executeTool } from './flows/execute-tool.js';
 export type { ExecuteToolOptions, Executor, ExecutorContext } from './flows/execute-tool.js';
 export { CompoundTool } from './flows/compound-tool.js';
-export type { CompoundAgent, CompoundToolOptions } from './flows/compound-tool.js';
+export type { CompoundAgent, CompoundRunOptions, CompoundToolOptions } from './flows/compound-tool.js';
 export { runWithRetry, defaultEnrichNote } from './flows/run-with-retry.js';
 export type { RunWithRetryOptions } from './flows/run-with-retry.js';
 export { runPlan } from './flows/run-plan.js';

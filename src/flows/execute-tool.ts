@@ -4,8 +4,8 @@
  * What each decision does: docs/flows.md.
  */
 import type { Span } from '@opentelemetry/api';
-import type { HookDecision, Redirect, Skip } from '../decisions.js';
-import { mergeArgs } from '../decisions.js';
+import type { HookDecision, Redirect, Replace, Skip } from '../decisions.js';
+import { mergeArgs, redirect } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
 import type { ToolArgs } from '../hook.js';
 import { runnerCore } from '../runner/core.js';
@@ -13,6 +13,7 @@ import type { HookRunner } from '../runner/hook-runner.js';
 import {
   optionalCount,
   optionalString,
+  optionalSignal,
   rejectUnknownOptions,
   requireArgs,
   requireFunction,
@@ -59,7 +60,7 @@ export interface ExecuteToolOptions<S = unknown> {
   maxReexecutions?: number;
   /** How many times an on_error Redirect may retry the tool. Default 1. */
   maxRetries?: number;
-  /** Passed to hooks (`ctx.signal`) and executors. */
+  /** Passed to hooks (`ctx.signal`) and executors; already aborted, no hook and no tool runs and the call rejects with its reason. */
   signal?: AbortSignal;
 }
 
@@ -136,9 +137,6 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
     requireObject(tools, label.tools);
     for (const [name, executor] of Object.entries(tools)) requireFunction(executor, `${where}: tools[${JSON.stringify(name)}]`);
   }
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
-    throw new TypeError(`${where}: signal must be an AbortSignal`);
-  }
   const resolveTool = tools === undefined ? noTool : (name: string) => (Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined);
   // Without `tools` no name is known: one shared function instead of a closure per call.
   const isKnownTool = tools === undefined ? noKnownTool : (name: string) => resolveTool(name) !== undefined;
@@ -153,20 +151,22 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
     callId: optionalString(options.callId, label.callId),
     toolDescription: optionalString(options.toolDescription, label.toolDescription),
     agentName: optionalString(options.agentName, label.agentName),
-    signal: options.signal,
+    signal: optionalSignal(options.signal, label.signal),
     maxReexecutions: optionalCount(options.maxReexecutions, 1, label.maxReexecutions),
     maxRetries: optionalCount(options.maxRetries, 1, label.maxRetries),
   };
 }
 
 /** How messages name each option ("executeTool: toolName"). */
-type OptionLabels = Readonly<Record<'options' | 'toolName' | 'args' | 'execute' | 'tools' | 'callId' | 'toolDescription' | 'agentName' | 'maxReexecutions' | 'maxRetries', string>>;
+type OptionLabels = Readonly<
+  Record<'options' | 'toolName' | 'args' | 'execute' | 'tools' | 'signal' | 'callId' | 'toolDescription' | 'agentName' | 'maxReexecutions' | 'maxRetries', string>
+>;
 
 const optionLabelCache = new Map<string, OptionLabels>();
 
 /**
  * The labels for one caller name, built the first time it is seen: prepare runs on every call, and
- * building nine message prefixes per call, read only when a check fails, was work for nothing.
+ * building ten message prefixes per call, read only when a check fails, was work for nothing.
  */
 function optionLabels(where: string): OptionLabels {
   let labels = optionLabelCache.get(where);
@@ -177,6 +177,7 @@ function optionLabels(where: string): OptionLabels {
       args: `${where}: args`,
       execute: `${where}: execute`,
       tools: `${where}: tools`,
+      signal: `${where}: signal`,
       callId: `${where}: callId`,
       toolDescription: `${where}: toolDescription`,
       agentName: `${where}: agentName`,
@@ -201,6 +202,8 @@ function noKnownTool(): boolean {
  * the decision loop inside it. @internal
  */
 export function runToolCall<S>(plan: CallPlan<S>): Promise<unknown> {
+  // Already aborted: the caller gave up before the call began, so no hook and no tool runs.
+  if (plan.signal?.aborted === true) return Promise.reject(plan.signal.reason);
   let call: ToolCall<S>;
   try {
     call = new ToolCall<S>(plan);
@@ -222,6 +225,8 @@ export interface RetryPolicy {
   readonly maxAttempts: number;
   /** What a Skip's stub becomes as the call's result. */
   stub(decision: Skip): unknown;
+  /** What an after_tool Replace's result becomes as the call's result. */
+  replaced(result: unknown): unknown;
   /** A before_tool Redirect: the input of every attempt from now on. */
   redirect(decision: Redirect): void;
   /**
@@ -247,20 +252,27 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
     // Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
     let before = call.before(args);
     if (before instanceof Promise) before = await before;
+    // An approval settled in before_tool: denied, `before` is a Skip with the denial result as its
+    // stub; approved, the flow applies E itself (an approver's edits are not a Redirect).
+    const approval = call.approval;
     if (before.kind === 'skip') {
-      call.outcome = 'skipped';
+      call.outcome = approval === undefined ? 'skipped' : 'denied';
       const stub = retry === undefined ? before.stubResult : retry.stub(before);
       // afterTool still sees the stub (and its Abort still raises); nothing is re-executed for a tool that never ran.
-      const after = call.after(args, stub, 0, attempt);
-      if (after instanceof Promise) await after;
-      return call.returned(stub);
+      return await afterThenReturn(call, args, stub, 0, attempt, retry);
     }
+    if (approval !== undefined) before = approval.effective;
     if (before.kind === 'redirect') {
       if (retry === undefined) args = applyRedirect(call, args, before);
       else {
         call.redirected = true;
         retry.redirect(before);
       }
+    }
+    const edits = approval?.edits;
+    if (edits !== undefined) {
+      if (retry === undefined) args = mergeArgs(args, edits);
+      else retry.redirect(redirect({ newArgs: edits }));
     }
     // The duration is for afterTool hooks only: without any, the clock is not read.
     const timed = call.timesExecution;
@@ -284,12 +296,12 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
         if (decision.kind === 'skip') {
           call.outcome = 'recovered';
           if (retry === undefined) return call.returned(decision.stubResult);
-          return await afterThenReturn(call, args, retry.stub(decision), started, attempt);
+          return await afterThenReturn(call, args, retry.stub(decision), started, attempt, retry);
         }
         if (retry !== undefined) {
           if (!retry.again(decision, error, attempt)) {
             call.markFailed(error);
-            return await afterThenReturn(call, args, retry.exhausted(error, attempt), started, attempt);
+            return await afterThenReturn(call, args, retry.exhausted(error, attempt), started, attempt, retry);
           }
           call.retries += 1;
           if (decision.kind === 'redirect') call.redirected = true;
@@ -309,6 +321,7 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
       const durationMs = timed ? performance.now() - started : 0;
       let after = call.after(args, result, durationMs, attempt);
       if (after instanceof Promise) after = await after;
+      if (after.kind === 'replace') return call.returned(replacedResult(call, after, retry));
       if (after.kind === 'redirect' && call.reexecutions < plan.maxReexecutions) {
         call.reexecutions += 1;
         attempt += 1;
@@ -323,11 +336,27 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
   }
 }
 
-/** Runs after_tool with `value` (a retry policy's stub or exhaustion result) and ends the call with it. */
-async function afterThenReturn<S>(call: ToolCall<S>, args: ToolArgs, value: unknown, started: number, attempt: number): Promise<unknown> {
-  const after = call.after(args, value, started === 0 ? 0 : performance.now() - started, attempt);
-  if (after instanceof Promise) await after;
-  return call.returned(value);
+/**
+ * Runs after_tool with `value` (a stub, a denial result, a retry policy's exhaustion result) and ends
+ * the call with it — or with a Replace's result.
+ */
+async function afterThenReturn<S>(
+  call: ToolCall<S>,
+  args: ToolArgs,
+  value: unknown,
+  started: number,
+  attempt: number,
+  retry: RetryPolicy | undefined,
+): Promise<unknown> {
+  let after = call.after(args, value, started === 0 ? 0 : performance.now() - started, attempt);
+  if (after instanceof Promise) after = await after;
+  return call.returned(after.kind === 'replace' ? replacedResult(call, after, retry) : value);
+}
+
+/** The result a winning Replace gives the call (as text under a retry policy). */
+function replacedResult<S>(call: ToolCall<S>, decision: Replace, retry: RetryPolicy | undefined): unknown {
+  call.replaced = true;
+  return retry === undefined ? decision.result : retry.replaced(decision.result);
 }
 
 function applyRedirect<S>(call: ToolCall<S>, args: ToolArgs, decision: Redirect): ToolArgs {

@@ -15,12 +15,18 @@ import { CONTINUE } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
 import { HookAbortError } from '../errors.js';
-import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
+import type { Approver, Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
-import type { PhaseRequest } from '../runner/phase.js';
+import type { ApprovalRecord } from '../runner/approval.js';
+import type { CallTally, PhaseRequest } from '../runner/phase.js';
+import type { ArgsCopy } from '../runner/read-only-args.js';
 import { reportTelemetryFailure } from '../telemetry/failures.js';
 import { endSpan, hasTraceId, isDroppedSpanIn, isRecording, setSpanAttributes, startSpan } from '../telemetry/span.js';
+import { attributeLengthLimit } from '../telemetry/span-limits.js';
 import {
+  ATTR_APPROVAL_ID,
+  ATTR_APPROVAL_OUTCOME,
+  ATTR_RESULT_REPLACED,
   ATTR_ATTEMPT,
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_AGENT_NAME,
@@ -60,6 +66,8 @@ export interface CallSpec<S> {
   readonly isKnownTool?: ((tool: string) => boolean) | undefined;
   /** A flow's own check of a Skip's stub. */
   readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
+  /** An adapter's own way to ask for approval (its framework's); wins over the runner's `approver`. */
+  readonly approver?: Approver | undefined;
 }
 
 /** The phase request a call reuses for each of its phases (they run one after another). */
@@ -70,12 +78,8 @@ class CallPhaseRequest implements PhaseRequest {
   value: unknown = undefined;
   durationMs = 0;
   attempt = 1;
-  /** The call's count of swallowed hook errors; the request is its own tally (no object per call). */
-  hookErrors = 0;
-
-  get tally(): { hookErrors: number } {
-    return this;
-  }
+  readonly tally: CallTally = { hookErrors: 0, gated: false, approval: undefined };
+  readonly argsCopy: ArgsCopy = { source: undefined, copy: undefined };
 
   constructor(
     spec: CallSpec<unknown>,
@@ -86,8 +90,12 @@ class CallPhaseRequest implements PhaseRequest {
     this.state = spec.state;
     this.callId = spec.callId;
     this.signal = spec.signal;
-    this.isKnownTool = spec.isKnownTool;
+    // The requested tool is always a known target: a Redirect back to it after an earlier one switched away.
+    const known = spec.isKnownTool;
+    const requested = spec.toolName;
+    this.isKnownTool = known === undefined ? undefined : (tool) => tool === requested || known(tool);
     this.skipCheck = spec.checkSkip;
+    this.approver = spec.approver;
   }
 
   /** A Skip's stub is used in before_tool and on_error; after the tool ran, a Skip is ignored anyway. */
@@ -100,12 +108,15 @@ class CallPhaseRequest implements PhaseRequest {
   readonly signal: AbortSignal | undefined;
   readonly isKnownTool: ((tool: string) => boolean) | undefined;
   readonly skipCheck: ((decision: Skip) => string | undefined) | undefined;
+  readonly approver: Approver | undefined;
 }
 
 /** One tool call: its span, its counters, its phases, and how it ended. */
 export class ToolCall<S = unknown> {
-  /** How the call ends when it returns normally; the flow sets `skipped` or `recovered`. */
-  outcome: Extract<Outcome, 'completed' | 'skipped' | 'recovered'> = 'completed';
+  /** How the call ends when it returns normally; the flow sets `skipped`, `recovered` or `denied`. */
+  outcome: Extract<Outcome, 'completed' | 'skipped' | 'recovered' | 'denied'> = 'completed';
+  /** Whether an after_tool Replace supplied the result. */
+  replaced = false;
   effectiveToolName: string;
   redirected = false;
   retries = 0;
@@ -125,7 +136,10 @@ export class ToolCall<S = unknown> {
   readonly #agentName: string | undefined;
   /** When the call started; read only for the observers' tool event. */
   readonly #started: number;
-  readonly #arguments: string | undefined;
+  /** The captured arguments (redacted JSON), as recorded on the span and given to observers. */
+  #arguments: string | undefined;
+  /** The span's attribute length limit, when capture is on and the span has one: captured JSON fits it. */
+  #lengthLimit: number | undefined;
   #failure: { error: unknown } | undefined;
 
   constructor(spec: CallSpec<S>) {
@@ -150,10 +164,23 @@ export class ToolCall<S = unknown> {
     // The API's no-op tracer (no SDK) answers with the all-zero trace id: nothing to make active.
     // A sampled-out span has a real id: active, it passes its decision on to the tool's spans.
     const active = span !== undefined && (recording || hasTraceId(span)) ? span : undefined;
+    if (recording && span !== undefined && (core.capture.args || core.capture.results)) this.#fitCapture(span, spec.args);
     this.#span = recording ? span : undefined;
     this.#active = active;
     this.#parent = parent;
     this.#request = new CallPhaseRequest(spec as CallSpec<unknown>, recording);
+  }
+
+  /**
+   * Under an SDK attribute length limit, the captured arguments given at start would be cut mid-value
+   * (invalid JSON, unreadable for replay): they are written again within the limit.
+   */
+  #fitCapture(span: Span, args: ToolArgs): void {
+    const limit = attributeLengthLimit(span);
+    this.#lengthLimit = limit;
+    if (limit === undefined || this.#arguments === undefined || this.#arguments.length <= limit) return;
+    this.#arguments = this.#core.capture.serializeWithin(args, limit);
+    setSpanAttributes(span, 'execute_tool attributes', { [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: this.#arguments });
   }
 
   /** Everything a sampler may look at, given at start. */
@@ -217,6 +244,11 @@ export class ToolCall<S = unknown> {
     request.args = args;
     request.attempt = attempt;
     return this.#core.run(request);
+  }
+
+  /** How the call's approval ended, once before_tool settled one. */
+  get approval(): ApprovalRecord | undefined {
+    return this.#request.tally.approval;
   }
 
   /** Whether after_tool hooks exist (the flows read the clock only for them). */
@@ -283,16 +315,22 @@ export class ToolCall<S = unknown> {
     const capture = this.#core.capture;
     const failed = outcome === 'aborted' || outcome === 'failed';
     const errorType = failed ? errorTypeOf(error) : undefined;
-    const capturedResult = !failed && capture.results ? capture.serialize(result) : undefined;
+    const capturedResult = !failed && capture.results ? capture.serializeWithin(result, this.#lengthLimit) : undefined;
+    const approval = this.#request.tally.approval;
     if (span !== undefined) {
       const attributes: Attributes = {
         [ATTR_OUTCOME]: outcome,
         [ATTR_REDIRECTED]: this.redirected,
         [ATTR_RETRIES]: this.retries,
         [ATTR_REEXECUTIONS]: this.reexecutions,
-        [ATTR_HOOK_ERRORS]: this.#request.hookErrors,
+        [ATTR_HOOK_ERRORS]: this.#request.tally.hookErrors,
       };
       if (this.redirected) attributes[ATTR_TOOL_EFFECTIVE_NAME] = this.effectiveToolName;
+      if (approval !== undefined) {
+        attributes[ATTR_APPROVAL_OUTCOME] = approval.outcome;
+        attributes[ATTR_APPROVAL_ID] = approval.id;
+      }
+      if (this.replaced) attributes[ATTR_RESULT_REPLACED] = true;
       if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
       if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
       setSpanAttributes(span, 'execute_tool attributes', attributes, failed ? capture.limit(errorMessage(error)) : undefined);
@@ -306,7 +344,10 @@ export class ToolCall<S = unknown> {
         durationMs: performance.now() - this.#started,
         retries: this.retries,
         reexecutions: this.reexecutions,
+        gated: this.#request.tally.gated,
       };
+      if (approval !== undefined) event.approval = approval.outcome;
+      if (this.replaced) event.replaced = true;
       if (errorType !== undefined) event.errorType = errorType;
       if (error instanceof HookAbortError) event.reason = capture.limit(error.reason);
       if (this.callId !== undefined) event.callId = this.callId;

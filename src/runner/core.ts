@@ -9,11 +9,13 @@ import { CONTINUE } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { callObserver, callSync } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
-import type { Phase, ToolHookEvent } from '../hook.js';
+import type { Approver, Phase, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import { recordEvent, startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Matched, PhaseRequest } from './phase.js';
 import { runPhase } from './phase.js';
+import { VERSION } from '../version.js';
+import { processWide } from '../internal/brand.js';
 import { report } from '../telemetry/warn-once.js';
 
 const PHASES: readonly Phase[] = ['before_tool', 'after_tool', 'on_error'];
@@ -21,6 +23,8 @@ const PHASE_METHOD = { before_tool: 'beforeTool', after_tool: 'afterTool', on_er
 
 export class RunnerCore<S = unknown> {
   readonly hasObservers: boolean;
+  /** How many hooks observe (`onEvent`): a phase keeps room on its span for their failures. */
+  readonly observerCount: number;
   readonly #byPhase: Record<Phase, readonly HookEntry<S>[]>;
   /** Per phase: every hook of the phase, matched — used when no hook of the phase has a matcher. */
   readonly #allMatched: Record<Phase, Matched<S> | undefined>;
@@ -31,6 +35,10 @@ export class RunnerCore<S = unknown> {
     readonly tracer: Tracer,
     readonly capture: Capture,
     readonly agentName: string | undefined,
+    /** Who decides the calls a hook asks about; undefined: nobody (an Ask is denied as `no_approver`). */
+    readonly approver: Approver | undefined = undefined,
+    /** How long an approval may take; 0 = no limit. */
+    readonly approvalTimeoutMs = 0,
   ) {
     const byPhase = {} as Record<Phase, readonly HookEntry<S>[]>;
     const allMatched = {} as Record<Phase, Matched<S> | undefined>;
@@ -45,6 +53,7 @@ export class RunnerCore<S = unknown> {
     this.#allMatched = allMatched;
     this.#observers = entries.filter((entry) => entry.hook.onEvent !== undefined);
     this.hasObservers = this.#observers.length > 0;
+    this.observerCount = this.#observers.length;
   }
 
   /** Whether any hook has a method for the phase (whatever its matcher). */
@@ -62,6 +71,8 @@ export class RunnerCore<S = unknown> {
     if (candidates.length === 0) return CONTINUE;
     const matched = this.#allMatched[phase] ?? this.#match(candidates, request.toolName);
     if (matched.entries.length === 0) return CONTINUE;
+    const tally = request.tally;
+    if (tally !== undefined && phase === 'before_tool' && !tally.gated) tally.gated = anyEnforced(matched.entries);
     const span = request.traced === false ? undefined : startPhaseSpan(this.tracer, phase, request.toolName);
     return runPhase(this, request, matched, span);
   }
@@ -109,7 +120,19 @@ export class RunnerCore<S = unknown> {
   }
 }
 
-const cores = new WeakMap<object, RunnerCore<never>>();
+/** Whether an enforce-mode hook is among the invoked ones: a hook that could have stopped the call. */
+function anyEnforced<S>(entries: readonly HookEntry<S>[]): boolean {
+  for (const entry of entries) if (entry.mode !== 'audit') return true;
+  return false;
+}
+
+
+/**
+ * Runner → core, shared by the package's ESM and CommonJS builds (both loaded in one process), so either
+ * build's flows accept either build's HookRunner. Named for this version: another version of the package
+ * keeps its own (its core may differ).
+ */
+const cores = processWide(`toolhooks.runner-cores@${VERSION}`, () => new WeakMap<object, RunnerCore<never>>());
 
 /** Links a runner to its core. */
 export function attachCore<S>(runner: object, core: RunnerCore<S>): void {

@@ -7,7 +7,7 @@ import type { HookDecision, Skip } from '../decisions.js';
 import { CONTINUE, describeInvalidDecision, isIssuedDecision, normaliseDecision } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../errors.js';
-import type { HookErrorKind } from '../hook.js';
+import type { HookErrorKind, Phase } from '../hook.js';
 
 /** A hook that failed: threw, timed out, or returned something that is not a usable decision. */
 export class HookFailed {
@@ -22,6 +22,8 @@ export type Verdict = HookDecision | HookFailed;
 
 /** What a phase checks a decision against, beyond its shape. */
 interface DecisionRules {
+  /** Ask belongs to before_tool and Replace to after_tool: anywhere else each is invalid. */
+  readonly phase: Phase;
   readonly toolName: string;
   /** Whether a Redirect may name `tool`; undefined accepts every target. */
   readonly isKnownTool?: ((tool: string) => boolean) | undefined;
@@ -33,17 +35,24 @@ interface DecisionRules {
 export function checkDecision(value: unknown, hookName: string, rules: DecisionRules): Verdict {
   if (value === undefined || value === null) return CONTINUE;
   let decision: HookDecision;
-  // A decision from skip() / redirect() / abort() was checked when it was made and is frozen: one
-  // lookup instead of reading its shape again. Anything else is described and normalised.
+  // A decision from the constructors in decisions.ts was checked when it was made and is frozen: used as
+  // it is, without describing it again. Anything else is read once, described and normalised.
   if (isIssuedDecision(value)) decision = value;
   else {
     try {
-      const problem = describeInvalidDecision(value);
+      const once = readOnce(value);
+      const problem = describeInvalidDecision(once);
       if (problem !== undefined) return invalid(`hook "${hookName}" returned ${problem}`);
-      decision = normaliseDecision(value as HookDecision);
+      decision = normaliseDecision(once as HookDecision);
     } catch (error) {
       return invalid(`hook "${hookName}" returned an unreadable decision (${errorMessage(error)}); return a decision from skip(), redirect() or abort()`);
     }
+  }
+  if (decision.kind === 'ask' && rules.phase !== 'before_tool') {
+    return invalid(`hook "${hookName}" returned ask() in ${rules.phase}; ask for approval in beforeTool, before the tool runs`);
+  }
+  if (decision.kind === 'replace' && rules.phase !== 'after_tool') {
+    return invalid(`hook "${hookName}" returned replaceResult() in ${rules.phase}; replace a result in afterTool, once the tool has one`);
   }
   if (decision.kind === 'skip' && rules.checkSkip !== undefined) {
     const problem = rules.checkSkip(decision);
@@ -56,6 +65,24 @@ export function checkDecision(value: unknown, hookName: string, rules: DecisionR
     }
   }
   return decision;
+}
+
+/**
+ * The fields a decision may have; each is read once from what the hook returned. A decision's `kind`
+ * (or any field) may be a getter or a Proxy trap that answers differently each time: checked on one read
+ * and used on another, it would crash the phase (leaving its span open) or let a fail-closed gate's
+ * decision change after its check.
+ */
+const DECISION_FIELDS = ['kind', 'reason', 'stubResult', 'newArgs', 'newTool', 'deniedResult', 'result'] as const;
+
+/** A plain snapshot of a returned value's decision fields, each read once (a non-object is returned as is). */
+function readOnce(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const snapshot: Record<string, unknown> = {};
+  for (const field of DECISION_FIELDS) {
+    if (field in value) snapshot[field] = (value as Record<string, unknown>)[field];
+  }
+  return snapshot;
 }
 
 function invalid(message: string): HookFailed {

@@ -111,9 +111,9 @@ describe('replay(): sources are read up to maxSourceBytes', () => {
   });
 
   it.each([
-    ['1000', TypeError, 'replay: options.maxSourceBytes must be'],
-    [0, RangeError, 'replay: options.maxSourceBytes must be an integer >= 1, got 0'],
-    [1.5, RangeError, 'replay: options.maxSourceBytes must be an integer >= 1, got 1.5'],
+    ['1000', TypeError, 'replay: maxSourceBytes must be'],
+    [0, RangeError, 'replay: maxSourceBytes must be an integer >= 1, got 0'],
+    [1.5, RangeError, 'replay: maxSourceBytes must be an integer >= 1, got 1.5'],
   ])('rejects maxSourceBytes %j naming the option', async (value, type, message) => {
     const hooks = await policyV2();
     const attempt = replay({ hooks, source: linesFile, maxSourceBytes: value as number });
