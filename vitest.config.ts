@@ -18,6 +18,7 @@ const SDK2_LANE = [
   'test/unit/flows/tool-call.sampled-parent.test.ts',
   'test/unit/telemetry/phase-span.event-limit.test.ts',
   'test/unit/hooks/logging-hook.test.ts',
+  'test/unit/hooks/otel-destination.test.ts',
   'test/unit/hooks/metrics-hook.test.ts',
   'test/unit/hooks/with-runner.test.ts',
   'test/integration/adapters/ai.test.ts',
@@ -72,9 +73,10 @@ export default defineConfig({
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
       reportOnFailure: true,
-      // The floor: measured 94.6% of lines and 86.0% of branches when it was set, less a margin for platform
-      // and timing differences. Raise it as tests grow; never lower it to make a change pass.
-      thresholds: { lines: 93, branches: 84 },
+      // The floor: measured 97.7% of lines and 90.1% of branches when it was last raised (from 93 / 84, with
+      // a unit test for every module of src/ that has logic), less a margin for platform and timing
+      // differences. Raise it as tests grow; never lower it to make a change pass.
+      thresholds: { lines: 96, branches: 89 },
     },
     projects: [
       // isolate: false — the unit files share one module graph per worker instead of loading src/ and the

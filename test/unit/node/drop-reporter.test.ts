@@ -3,7 +3,6 @@ import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DropReporter } from '../../../src/node/drop-reporter.js';
-import { QueueGate } from '../../../src/node/queue-gate.js';
 
 const OK: ExportResult = { code: ExportResultCode.SUCCESS };
 const refused = (): ExportResult => ({ code: ExportResultCode.FAILED, error: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4318'), { code: 'ECONNREFUSED' }) });
@@ -140,18 +139,5 @@ describe('DropReporter at a shutdown deadline', () => {
       dropped: 12,
       reason: 'was not exported within shutdownTimeoutMillis (2000 ms)',
     });
-  });
-});
-
-describe('QueueGate', () => {
-  it('admits up to maxQueueSize items not yet handed to the exporter, and counts the rest as dropped', () => {
-    const reporter = new DropReporter('span', 'spans');
-    const gate = new QueueGate(3, reporter);
-    expect([gate.admit(), gate.admit(), gate.admit(), gate.admit(), gate.admit()]).toEqual([true, true, true, false, false]);
-    expect(reporter.dropped).toBe(2);
-    expect(lines.map((l) => l.message)).toEqual([expect.stringContaining('span export cannot keep up (queue full at maxQueueSize 3); dropped 1 spans')]);
-    gate.release(2); // a batch of two went to the exporter
-    expect([gate.admit(), gate.admit(), gate.admit()]).toEqual([true, true, false]);
-    expect(reporter.dropped).toBe(3);
   });
 });

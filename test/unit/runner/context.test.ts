@@ -1,49 +1,50 @@
-/**
- * The HookContext a hook is given: its signal is made only when read, and an abort reaches it whether
- * the hook reads the signal before or after the phase aborts it, combined with the caller's signal.
- */
+/** The HookContext a hook receives: phase, attempt, call id, and a signal that aborts when it should. */
 import { describe, expect, it } from 'vitest';
 import { InvocationContext } from '../../../src/runner/context.js';
 
 describe('InvocationContext', () => {
-  it('carries phase, attempt and callId, and has no callId key when none was given', () => {
-    const ctx = new InvocationContext('before_tool', 2, 'call_1', undefined);
-    expect([ctx.phase, ctx.attempt, ctx.callId]).toEqual(['before_tool', 2, 'call_1']);
+  it('carries the phase, attempt and call id, and no callId when none was given', () => {
+    const ctx = new InvocationContext('before_tool', 2, 'call-1', undefined);
+    expect([ctx.phase, ctx.attempt, ctx.callId]).toEqual(['before_tool', 2, 'call-1']);
     expect('callId' in new InvocationContext('after_tool', 1, undefined, undefined)).toBe(false);
   });
 
-  it('gives the same signal on every read', () => {
-    const ctx = new InvocationContext('before_tool', 1, undefined, undefined);
-    expect(ctx.signal).toBe(ctx.signal);
-    expect(ctx.signal.aborted).toBe(false);
-  });
-
-  it('aborts a signal read before the abort, with the reason', () => {
+  it('gives the same signal on every read, not aborted until the runner aborts it', () => {
     const ctx = new InvocationContext('before_tool', 1, undefined, undefined);
     const signal = ctx.signal;
-    const reason = new Error('timed out');
-    ctx.abort(reason);
+    expect(ctx.signal).toBe(signal);
+    expect(signal.aborted).toBe(false);
+    ctx.abort('timed out');
     expect(signal.aborted).toBe(true);
-    expect(signal.reason).toBe(reason);
+    expect(signal.reason).toBe('timed out');
   });
 
-  it('gives an already aborted signal when it is first read after the abort', () => {
-    const ctx = new InvocationContext('on_error', 1, undefined, undefined);
-    const reason = new Error('timed out');
-    ctx.abort(reason);
+  it('gives an aborted signal when the abort came before the hook first read it', () => {
+    const ctx = new InvocationContext('before_tool', 1, undefined, undefined);
+    ctx.abort('too late');
     expect(ctx.signal.aborted).toBe(true);
-    expect(ctx.signal.reason).toBe(reason);
+    expect(ctx.signal.reason).toBe('too late');
   });
 
-  it("follows the caller's signal as well as its own abort", () => {
-    const caller = new AbortController();
-    const ctx = new InvocationContext('before_tool', 1, undefined, caller.signal);
-    expect(ctx.signal.aborted).toBe(false);
-    caller.abort(new Error('caller gave up'));
-    expect(ctx.signal.aborted).toBe(true);
-    const own = new InvocationContext('before_tool', 1, undefined, new AbortController().signal);
-    own.abort('late');
-    expect(own.signal.aborted).toBe(true);
-    expect(own.signal.reason).toBe('late');
+  it("aborts with the caller's signal", () => {
+    const parent = new AbortController();
+    const ctx = new InvocationContext('on_error', 1, undefined, parent.signal);
+    const signal = ctx.signal;
+    expect(signal.aborted).toBe(false);
+    parent.abort('agent cancelled');
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('agent cancelled');
+  });
+
+  it("aborts with its own reason when a caller's signal is given too, whether read before or after", () => {
+    const early = new InvocationContext('before_tool', 1, undefined, new AbortController().signal);
+    early.abort('timed out');
+    expect(early.signal.aborted).toBe(true);
+    expect(early.signal.reason).toBe('timed out');
+    const late = new InvocationContext('before_tool', 1, undefined, new AbortController().signal);
+    const signal = late.signal;
+    late.abort('timed out');
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('timed out');
   });
 });

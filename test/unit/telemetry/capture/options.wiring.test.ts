@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ToolEvent, ToolHookEvent } from '../../../src/index.js';
-import { HookRunner, executeTool, redirect } from '../../../src/index.js';
+import type { ToolEvent, ToolHookEvent } from '../../../../src/index.js';
+import { HookRunner, executeTool, redirect } from '../../../../src/index.js';
 import {
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_REDIRECT_ARGS,
   EVENT_HOOK_DECISION,
   SPAN_BEFORE_TOOL,
-} from '../../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
+} from '../../../../src/telemetry/semconv.js';
+import { createTestTracing, eventsOf } from '../../../support/tracing.js';
 
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
@@ -75,7 +75,7 @@ describe('capture wiring (docs/protocol.md)', () => {
 
 describe('capture in logs', () => {
   it('LoggingHook writes the same redacted values as the span, and none by default', async () => {
-    const { LoggingHook } = await import('../../../src/hooks/index.js');
+    const { LoggingHook } = await import('../../../../src/hooks/index.js');
     const pino = (await import('pino')).default;
     const run = async (capture: { args?: boolean; results?: boolean } | undefined): Promise<string> => {
       const lines: string[] = [];
