@@ -125,18 +125,21 @@ export interface CallPlan<S> extends CallSpec<S> {
 
 /** Validates executeTool options; every problem is reported before any hook runs. @internal */
 function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> {
-  requireObject(options, `${where}(options)`);
+  const label = optionLabels(where);
+  requireObject(options, label.options);
   rejectUnknownOptions(options, OPTIONS, where);
   const core = runnerCore<S>(options.hooks, where);
-  requireToolName(options.toolName, `${where}: toolName`);
-  requireArgs(options.args, `${where}: args`);
-  requireFunction(options.execute, `${where}: execute`);
+  requireToolName(options.toolName, label.toolName);
+  requireArgs(options.args, label.args);
+  requireFunction(options.execute, label.execute);
   const tools = options.tools;
   if (tools !== undefined) {
-    requireObject(tools, `${where}: tools`);
+    requireObject(tools, label.tools);
     for (const [name, executor] of Object.entries(tools)) requireFunction(executor, `${where}: tools[${JSON.stringify(name)}]`);
   }
   const resolveTool = tools === undefined ? noTool : (name: string) => (Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined);
+  // Without `tools` no name is known: one shared function instead of a closure per call.
+  const isKnownTool = tools === undefined ? noKnownTool : (name: string) => resolveTool(name) !== undefined;
   return {
     core,
     toolName: options.toolName,
@@ -144,18 +147,54 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
     state: options.state as S,
     execute: options.execute,
     resolveTool,
-    isKnownTool: (name) => resolveTool(name) !== undefined,
-    callId: optionalString(options.callId, `${where}: callId`),
-    toolDescription: optionalString(options.toolDescription, `${where}: toolDescription`),
-    agentName: optionalString(options.agentName, `${where}: agentName`),
-    signal: optionalSignal(options.signal, `${where}: signal`),
-    maxReexecutions: optionalCount(options.maxReexecutions, 1, `${where}: maxReexecutions`),
-    maxRetries: optionalCount(options.maxRetries, 1, `${where}: maxRetries`),
+    isKnownTool,
+    callId: optionalString(options.callId, label.callId),
+    toolDescription: optionalString(options.toolDescription, label.toolDescription),
+    agentName: optionalString(options.agentName, label.agentName),
+    signal: optionalSignal(options.signal, label.signal),
+    maxReexecutions: optionalCount(options.maxReexecutions, 1, label.maxReexecutions),
+    maxRetries: optionalCount(options.maxRetries, 1, label.maxRetries),
   };
+}
+
+/** How messages name each option ("executeTool: toolName"). */
+type OptionLabels = Readonly<
+  Record<'options' | 'toolName' | 'args' | 'execute' | 'tools' | 'signal' | 'callId' | 'toolDescription' | 'agentName' | 'maxReexecutions' | 'maxRetries', string>
+>;
+
+const optionLabelCache = new Map<string, OptionLabels>();
+
+/**
+ * The labels for one caller name, built the first time it is seen: prepare runs on every call, and
+ * building ten message prefixes per call, read only when a check fails, was work for nothing.
+ */
+function optionLabels(where: string): OptionLabels {
+  let labels = optionLabelCache.get(where);
+  if (labels === undefined) {
+    labels = {
+      options: `${where}(options)`,
+      toolName: `${where}: toolName`,
+      args: `${where}: args`,
+      execute: `${where}: execute`,
+      tools: `${where}: tools`,
+      signal: `${where}: signal`,
+      callId: `${where}: callId`,
+      toolDescription: `${where}: toolDescription`,
+      agentName: `${where}: agentName`,
+      maxReexecutions: `${where}: maxReexecutions`,
+      maxRetries: `${where}: maxRetries`,
+    };
+    optionLabelCache.set(where, labels);
+  }
+  return labels;
 }
 
 function noTool(): undefined {
   return undefined;
+}
+
+function noKnownTool(): boolean {
+  return false;
 }
 
 /**

@@ -11,6 +11,7 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
 import type { HookDecision, Skip } from '../decisions.js';
+import { CONTINUE } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
 import { HookAbortError } from '../errors.js';
@@ -146,6 +147,8 @@ export class ToolCall<S = unknown> {
   readonly #span: Span | undefined;
   /** The span made active for hooks and tools: the recording span, or a sampled-out one. */
   readonly #active: Span | undefined;
+  /** The context the call's span was started in (read once per call); `within` makes the span active in it. */
+  readonly #parent: Context | undefined;
   readonly #request: CallPhaseRequest;
   readonly #agentName: string | undefined;
   /** When the call started; read only for the observers' tool event. */
@@ -181,6 +184,7 @@ export class ToolCall<S = unknown> {
     if (recording && span !== undefined && (core.capture.args || core.capture.results)) this.#fitCapture(span, spec.args);
     this.#span = recording ? span : undefined;
     this.#active = active;
+    this.#parent = parent;
     this.#request = new CallPhaseRequest(spec as CallSpec<unknown>, recording);
   }
 
@@ -215,7 +219,8 @@ export class ToolCall<S = unknown> {
   within<T, A>(body: (arg: A, call: ToolCall<S>) => Promise<T>, arg: A): Promise<T> {
     const active = this.#active;
     if (active === undefined) return body(arg, this);
-    return context.with(trace.setSpan(context.active(), active), body, undefined, arg, this);
+    // The context read at construction (the span's parent) rather than a second context.active().
+    return context.with(trace.setSpan(this.#parent ?? context.active(), active), body, undefined, arg, this);
   }
 
   /** Runs the before_tool phase for the requested tool. */
@@ -225,6 +230,8 @@ export class ToolCall<S = unknown> {
 
   /** Runs the after_tool phase for the tool that ran, with its result. */
   after(args: ToolArgs, result: unknown, durationMs: number, attempt: number): HookDecision | Promise<HookDecision> {
+    // No after_tool hook: the phase is Continue, as the core would answer, without setting up the request.
+    if (!this.#core.hasHooks('after_tool')) return CONTINUE;
     this.#request.value = result;
     this.#request.durationMs = durationMs;
     return this.#phase('after_tool', this.effectiveToolName, args, attempt);

@@ -5,12 +5,19 @@
  */
 import type { HookContext, Phase } from '../hook.js';
 
+/** The signal's state, made the first time a hook reads the signal or the phase aborts it. */
+interface SignalState {
+  controller: AbortController | undefined;
+  signal: AbortSignal | undefined;
+  aborted: boolean;
+  reason: unknown;
+}
+
 export class InvocationContext implements HookContext {
   declare readonly callId?: string;
-  #controller: AbortController | undefined;
-  #signal: AbortSignal | undefined;
-  #abortReason: unknown;
-  #aborted = false;
+  // One slot instead of one field per piece of signal state: a context is made for every hook a phase
+  // invokes, and most hooks never read the signal, so the cheap object is the common one.
+  #state: SignalState | undefined = undefined;
   readonly #parent: AbortSignal | undefined;
 
   constructor(
@@ -24,19 +31,21 @@ export class InvocationContext implements HookContext {
   }
 
   get signal(): AbortSignal {
-    if (this.#signal === undefined) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#abortReason);
-      this.#signal =
-        this.#parent === undefined ? this.#controller.signal : AbortSignal.any([this.#controller.signal, this.#parent]);
+    const state = (this.#state ??= { controller: undefined, signal: undefined, aborted: false, reason: undefined });
+    if (state.signal === undefined) {
+      const controller = new AbortController();
+      state.controller = controller;
+      if (state.aborted) controller.abort(state.reason);
+      state.signal = this.#parent === undefined ? controller.signal : AbortSignal.any([controller.signal, this.#parent]);
     }
-    return this.#signal;
+    return state.signal;
   }
 
   /** Aborts the signal (now, or as soon as the hook first reads it). */
   abort(reason: unknown): void {
-    this.#aborted = true;
-    this.#abortReason = reason;
-    this.#controller?.abort(reason);
+    const state = (this.#state ??= { controller: undefined, signal: undefined, aborted: false, reason: undefined });
+    state.aborted = true;
+    state.reason = reason;
+    state.controller?.abort(reason);
   }
 }

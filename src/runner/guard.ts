@@ -40,9 +40,12 @@ export function callUser<A, B, C>(
     // caller's check of the value reports it (an invalid decision), not the hook as having thrown.
     thenable = false;
   }
-  if (!thenable) return { ok: true, value };
+  if (!thenable) return value === undefined ? RETURNED_NOTHING : { ok: true, value };
   return settleThenable(value as PromiseLike<unknown>, timeoutMs, onTimeout === undefined ? undefined : () => onTimeout(a, b, c));
 }
+
+/** The settlement of a call that returned nothing (the usual Continue): shared, as it carries no value. */
+const RETURNED_NOTHING: Settled = Object.freeze({ ok: true, value: undefined });
 
 /** Calls an observer-style function whose return value is ignored; returns the error it threw, if any. */
 export function callObserver(fn: () => unknown): { error: unknown } | undefined {

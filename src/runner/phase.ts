@@ -215,8 +215,8 @@ function abortTimedOut<S>(_run: PhaseRun<S>, entry: HookEntry<S>, ctx: Invocatio
 
 function verdictOf<S>(settled: Settled, hookName: string, run: PhaseRun<S>): Verdict {
   if (!settled.ok) return new HookFailed(settled.kind, settled.error);
-  const { phase, toolName, isKnownTool, checkSkip } = run.request;
-  return checkDecision(settled.value, hookName, { phase, toolName, isKnownTool, checkSkip });
+  // The request carries the rules themselves (toolName, isKnownTool, checkSkip): no object per hook.
+  return checkDecision(settled.value, hookName, run.request);
 }
 
 /** Records one hook's verdict and folds it into the phase's decision; true when an Abort ends the phase. */

@@ -26,23 +26,27 @@ interface DecisionRules {
   readonly phase: Phase;
   readonly toolName: string;
   /** Whether a Redirect may name `tool`; undefined accepts every target. */
-  readonly isKnownTool: ((tool: string) => boolean) | undefined;
+  readonly isKnownTool?: ((tool: string) => boolean) | undefined;
   /** A flow's own check of a Skip's stub: a problem description, or undefined when usable. */
-  readonly checkSkip: ((decision: Skip) => string | undefined) | undefined;
+  readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
 }
 
 /** Checks a hook's return value: nothing → Continue; junk → invalid_decision; unknown target → invalid_redirect_target. */
 export function checkDecision(value: unknown, hookName: string, rules: DecisionRules): Verdict {
   if (value === undefined || value === null) return CONTINUE;
   let decision: HookDecision;
-  try {
-    // A decision from skip()/redirect()/abort() is frozen data: used as it is. Anything else is read once.
-    const once = isIssuedDecision(value) ? value : readOnce(value);
-    const problem = describeInvalidDecision(once);
-    if (problem !== undefined) return invalid(`hook "${hookName}" returned ${problem}`);
-    decision = normaliseDecision(once as HookDecision);
-  } catch (error) {
-    return invalid(`hook "${hookName}" returned an unreadable decision (${errorMessage(error)}); return a decision from skip(), redirect() or abort()`);
+  // A decision from the constructors in decisions.ts was checked when it was made and is frozen: used as
+  // it is, without describing it again. Anything else is read once, described and normalised.
+  if (isIssuedDecision(value)) decision = value;
+  else {
+    try {
+      const once = readOnce(value);
+      const problem = describeInvalidDecision(once);
+      if (problem !== undefined) return invalid(`hook "${hookName}" returned ${problem}`);
+      decision = normaliseDecision(once as HookDecision);
+    } catch (error) {
+      return invalid(`hook "${hookName}" returned an unreadable decision (${errorMessage(error)}); return a decision from skip(), redirect() or abort()`);
+    }
   }
   if (decision.kind === 'ask' && rules.phase !== 'before_tool') {
     return invalid(`hook "${hookName}" returned ask() in ${rules.phase}; ask for approval in beforeTool, before the tool runs`);

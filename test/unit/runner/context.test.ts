@@ -35,4 +35,16 @@ describe('InvocationContext', () => {
     expect(signal.aborted).toBe(true);
     expect(signal.reason).toBe('agent cancelled');
   });
+
+  it("aborts with its own reason when a caller's signal is given too, whether read before or after", () => {
+    const early = new InvocationContext('before_tool', 1, undefined, new AbortController().signal);
+    early.abort('timed out');
+    expect(early.signal.aborted).toBe(true);
+    expect(early.signal.reason).toBe('timed out');
+    const late = new InvocationContext('before_tool', 1, undefined, new AbortController().signal);
+    const signal = late.signal;
+    late.abort('timed out');
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('timed out');
+  });
 });
