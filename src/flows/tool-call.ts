@@ -54,6 +54,12 @@ export interface CallSpec<S> {
   readonly toolDescription?: string | undefined;
   /** More attributes for the `execute_tool` span at start (an adapter's protocol attributes). */
   readonly attributes?: Attributes | undefined;
+  /**
+   * The framework's own `execute_tool` span for this call, already started and active (the AI SDK's
+   * `@ai-sdk/otel`): the call records on it instead of starting a second one, and leaves ending it
+   * to the framework.
+   */
+  readonly span?: Span | undefined;
   /** Whether a Redirect may name a tool; undefined accepts every target. */
   readonly isKnownTool?: ((tool: string) => boolean) | undefined;
   /** A flow's own check of a Skip's stub. */
@@ -117,6 +123,8 @@ export class ToolCall<S = unknown> {
   /** When the call started; read only for the observers' tool event. */
   readonly #started: number;
   readonly #arguments: string | undefined;
+  /** Whether #span is the framework's (adopted, ended by the framework) rather than the call's own. */
+  readonly #adopted: boolean;
   #failure: { error: unknown } | undefined;
 
   constructor(spec: CallSpec<S>) {
@@ -132,9 +140,11 @@ export class ToolCall<S = unknown> {
     // Under a parent the app's sampler dropped (the agent's sampled-out request), a child span could only
     // be dropped too — or, with a sampler that is not parent-based, recorded without its parent. So none
     // is started: the parent stays active and passes its decision on to the hooks' and the tool's spans.
-    const parent = activeContext();
-    const span =
-      parent !== undefined && underDroppedParent(parent)
+    this.#adopted = spec.span !== undefined;
+    const parent = this.#adopted ? undefined : activeContext();
+    const span = this.#adopted
+      ? adoptSpan(spec.span, this.#startAttributes(spec))
+      : parent !== undefined && underDroppedParent(parent)
         ? undefined
         : startSpanSafely(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, this.#startAttributes(spec), parent);
     let recording = false;
@@ -334,8 +344,18 @@ export class ToolCall<S = unknown> {
       // Called from inside the span's context (see within), so observers see the execute_tool span as active.
       this.#core.notify(event, this.toolName, span);
     }
-    if (span !== undefined) endSpan(span);
+    if (span !== undefined && !this.#adopted) endSpan(span);
   }
+}
+
+/** The framework's span with the call's start attributes added; never throws. */
+function adoptSpan(span: Span | undefined, attributes: Attributes): Span | undefined {
+  try {
+    span?.setAttributes(attributes);
+  } catch (error) {
+    reportTelemetryFailure('execute_tool attributes', error);
+  }
+  return span;
 }
 
 /** The active context, read once per call (and handed to the tracer); undefined when the context API throws. */

@@ -3,7 +3,6 @@
  * inside `generateText` / `streamText` and every call gets its `execute_tool` span.
  */
 import { typeName } from '../../describe.js';
-import type { ToolSet } from 'ai';
 import { isPlainObject } from '../../decisions.js';
 import { HookAbortError } from '../../errors.js';
 import type { ToolArgs } from '../../hook.js';
@@ -13,6 +12,7 @@ import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { frameworkToolSpan } from './framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
 
@@ -88,7 +88,7 @@ interface Settings<S> {
  * const result = await generateText({ model, tools: withHooks({ weather, search }, runner), stopWhen: stepCountIs(5), prompt });
  * ```
  */
-export function withHooks<T extends ToolSet, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T {
+export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T {
   const where = 'withHooks';
   if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
     throw new TypeError(`${where}: tools must be an AI SDK tool set (an object of tools by name), got ${typeName(tools)}`);
@@ -103,7 +103,13 @@ export function withHooks<T extends ToolSet, S = unknown>(tools: T, runner: Hook
     if (tool === null || typeof tool !== 'object') {
       throw new TypeError(`${where}: tools[${JSON.stringify(name)}] must be a tool object, got ${typeName(tool)}`);
     }
-    const execute: unknown = (tool as { execute?: unknown }).execute;
+    const { execute, inputSchema, parameters } = tool as { execute?: unknown; inputSchema?: unknown; parameters?: unknown };
+    if (inputSchema === undefined && parameters !== undefined) {
+      // ai 4 tools (and ai 5 betas) describe their input as `parameters`; ai 6 and 7 as `inputSchema`.
+      throw new TypeError(
+        `${where}: tools[${JSON.stringify(name)}] is a tool of an older AI SDK (it has parameters, not inputSchema); toolhooks/ai supports ai >=6.0.0 <8`,
+      );
+    }
     if (execute === undefined || execute === null) continue;
     if (typeof execute !== 'function') {
       throw new TypeError(`${where}: tools[${JSON.stringify(name)}].execute must be a function, got ${typeName(execute)}`);
@@ -178,6 +184,7 @@ async function runCall<S>(
       callId: toolCallId,
       toolDescription: runnable.description,
       signal: abortSignal,
+      span: frameworkToolSpan(name, toolCallId),
       ...settings.limits,
     });
   } catch (error) {
