@@ -79,3 +79,13 @@ export function redirectTargets(
   const isKnownTool = (name: string): boolean => name !== self && (known ??= new Set(names())).has(name);
   return { isKnownTool, resolveTool: (name) => (isKnownTool(name) ? executor : undefined) };
 }
+
+/**
+ * A copy of a framework's tool object (same prototype, every own property — symbol keys too — as it
+ * was) with one property replaced: the hooked function.
+ */
+export function copyWith(tool: object, key: string, value: unknown): object {
+  const copy = Object.create(Object.getPrototypeOf(tool) as object | null, Object.getOwnPropertyDescriptors(tool)) as object;
+  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+}

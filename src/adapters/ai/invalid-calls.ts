@@ -5,12 +5,9 @@
  * SDK's own error reach the model unchanged (or defers to the caller's own repair function).
  */
 import { typeName } from '../../describe.js';
-import { isPlainObject } from '../../decisions.js';
-import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner.js';
 import type { RunnerCore } from '../../runner/core.js';
-import { ToolCall } from '../../flows/tool-call.js';
-import { ERROR_TYPE, errorTypeOf } from '../../telemetry/error-type.js';
+import { recordRejectedCall } from '../rejected-call.js';
 import { requireOptionsObject, requireRunner } from '../shared.js';
 
 /**
@@ -91,38 +88,8 @@ export function recordInvalidToolCalls<O extends RepairToolCallOptions = RepairT
   };
 }
 
-/** The model's call as the SDK hands it to a repair function (JSON input text, not yet parsed). */
-interface RejectedCall {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly input: string;
-}
-
-async function recordFailure(core: RunnerCore, toolCall: RejectedCall, error: unknown): Promise<void> {
+/** Records the call the SDK rejected; its `input` is the model's JSON text, not yet parsed. */
+function recordFailure(core: RunnerCore, toolCall: RepairToolCallOptions['toolCall'], error: unknown): Promise<void> {
   // Ended as `failed` with the error's type, observers notified; the SDK raises the error itself once we return null.
-  const call = new ToolCall({ core, toolName: toolCall.toolName, callId: toolCall.toolCallId, args: argsOf(toolCall.input), state: undefined });
-  // The SDK's message quotes the rejected input; with args capture off, no value may reach a signal.
-  await call.recordFailure(core.capture.args ? error : new RejectedCallError(toolCall.toolName, error));
-}
-
-/** The SDK's rejection as recorded without argument capture: its `error.type`, none of the input. */
-class RejectedCallError extends Error {
-  readonly [ERROR_TYPE]: string;
-
-  constructor(toolName: string, error: unknown) {
-    const type = errorTypeOf(error);
-    super(`${type}: the model's call to "${toolName}" was rejected before it ran (its input is recorded only with capture.args)`);
-    this.name = 'RejectedCallError';
-    this[ERROR_TYPE] = type;
-  }
-}
-
-/** The rejected input as hooks' capture would see it: the parsed object, else `{ input: text }`. */
-function argsOf(input: string): ToolArgs {
-  try {
-    const parsed: unknown = JSON.parse(input);
-    return isPlainObject(parsed) ? parsed : { input: parsed };
-  } catch {
-    return { input };
-  }
+  return recordRejectedCall(core, { toolName: toolCall.toolName, callId: toolCall.toolCallId, input: toolCall.input }, error);
 }

@@ -11,7 +11,7 @@ import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
-import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { frameworkToolSpan } from './framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
@@ -128,18 +128,11 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
   const hooked: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools as Record<string, object>)) {
     const runnable = runnables.get(name);
-    const value = runnable === undefined ? tool : copyWith(tool, hookedExecute(name, runnable, settings));
+    const value = runnable === undefined ? tool : copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
     // defineProperty keeps a tool named `__proto__` an ordinary key of the set.
     Object.defineProperty(hooked, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return hooked as T;
-}
-
-/** A copy of `tool` (same prototype, every own property as it was) with another `execute`. */
-function copyWith(tool: object, execute: ExecuteFunction): object {
-  const copy = Object.create(Object.getPrototypeOf(tool) as object | null, Object.getOwnPropertyDescriptors(tool)) as object;
-  Object.defineProperty(copy, 'execute', { value: execute, enumerable: true, writable: true, configurable: true });
-  return copy;
 }
 
 /**
