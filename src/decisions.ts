@@ -4,7 +4,7 @@
  * Decisions are frozen plain objects discriminated by `kind`, so they can be compared, logged and
  * returned as literals (`{ kind: 'continue' }`) as well as built with the constructors below.
  */
-import { typeName } from './describe.js';
+import { typeName } from './internal/describe.js';
 import type { ToolArgs } from './hook.js';
 
 /** Let the tool call go on unchanged. */

@@ -32,8 +32,8 @@ export type {
   ShadowedDecision,
   HookFailure,
 } from './hook.js';
-export { HookRunner } from './runner.js';
-export type { HookRunnerOptions, RunOptions } from './runner.js';
+export { HookRunner } from './runner/hook-runner.js';
+export type { HookRunnerOptions, RunOptions } from './runner/hook-runner.js';
 export type { CaptureOptions } from './telemetry/capture.js';
 export { executeTool } from './flows/execute-tool.js';
 export type { ExecuteToolOptions, Executor, ExecutorContext } from './flows/execute-tool.js';

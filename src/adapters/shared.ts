@@ -3,10 +3,10 @@
  * executeTool settings they forward.
  * @internal
  */
-import { typeName } from '../describe.js';
+import { typeName } from '../internal/describe.js';
 import type { RunnerCore } from '../runner/core.js';
 import { runnerCore } from '../runner/core.js';
-import { optionalCount, rejectUnknownOptions } from '../validate.js';
+import { optionalCount, rejectUnknownOptions } from '../internal/validate.js';
 import type { Executor } from '../flows/execute-tool.js';
 
 /** The runner's internals; a TypeError naming `runner` for anything that is not a HookRunner. */

@@ -1,15 +1,15 @@
 /**
  * CompoundTool: an agent step followed by an executor step, with the hooks around the executor.
  */
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import { diag } from '@opentelemetry/api';
-import { callObserver } from '../guard.js';
+import { callObserver } from '../runner/guard.js';
 import type { ToolArgs } from '../hook.js';
-import type { HookRunner } from '../runner.js';
+import type { HookRunner } from '../runner/hook-runner.js';
 import { runnerCore } from '../runner/core.js';
 import { diagSafe } from '../telemetry/capture.js';
 import { executeTool } from './execute-tool.js';
-import { optionalString, rejectUnknownOptions, requireFunction, requireObject } from '../validate.js';
+import { optionalString, rejectUnknownOptions, requireFunction, requireObject } from '../internal/validate.js';
 
 /** The agent of a {@link CompoundTool}: turns a prompt into output the executor acts on. */
 export interface CompoundAgent<S> {

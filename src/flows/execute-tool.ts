@@ -9,7 +9,7 @@ import { mergeArgs } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
 import type { ToolArgs } from '../hook.js';
 import { runnerCore } from '../runner/core.js';
-import type { HookRunner } from '../runner.js';
+import type { HookRunner } from '../runner/hook-runner.js';
 import {
   optionalCount,
   optionalString,
@@ -18,7 +18,7 @@ import {
   requireFunction,
   requireObject,
   requireToolName,
-} from '../validate.js';
+} from '../internal/validate.js';
 import type { CallSpec } from './tool-call.js';
 import { ToolCall } from './tool-call.js';
 

@@ -1,13 +1,13 @@
 /**
  * runPlan: a plan of subtasks, each run through the hooks as tool `meta:<name>`.
  */
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import { HookAbortError } from '../errors.js';
 import type { ToolArgs } from '../hook.js';
-import type { HookRunner } from '../runner.js';
+import type { HookRunner } from '../runner/hook-runner.js';
 import { runnerCore } from '../runner/core.js';
 import { executeTool } from './execute-tool.js';
-import { rejectUnknownOptions, requireFunction, requireObject } from '../validate.js';
+import { rejectUnknownOptions, requireFunction, requireObject } from '../internal/validate.js';
 
 /** One step of a plan. */
 export interface Subtask {

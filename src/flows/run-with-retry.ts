@@ -2,16 +2,16 @@
  * runWithRetry: an operation driven by a note (a prompt), retried with an enriched note when it
  * fails, with the hooks deciding at every step.
  */
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import { diag } from '@opentelemetry/api';
 import type { Skip } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
-import { callSync } from '../guard.js';
+import { callSync } from '../runner/guard.js';
 import type { ToolArgs } from '../hook.js';
-import type { HookRunner } from '../runner.js';
+import type { HookRunner } from '../runner/hook-runner.js';
 import { runnerCore } from '../runner/core.js';
 import { diagSafe } from '../telemetry/capture.js';
-import { optionalCount, optionalString, rejectUnknownOptions, requireArgs, requireFunction, requireObject, requireToolName } from '../validate.js';
+import { optionalCount, optionalString, rejectUnknownOptions, requireArgs, requireFunction, requireObject, requireToolName } from '../internal/validate.js';
 import { ToolCall } from './tool-call.js';
 
 /** Options of {@link runWithRetry}. */

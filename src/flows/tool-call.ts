@@ -11,7 +11,7 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { INVALID_TRACEID, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { HookDecision, Skip } from '../decisions.js';
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
 import { HookAbortError } from '../errors.js';
 import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import { formatReplayJson, formatReplayTable } from './format.js';
 import { loadHooksModule } from './hooks-module.js';
 import { oneLine, ReplayInputError } from './input-error.js';

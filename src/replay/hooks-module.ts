@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { errorMessage, typeName } from '../describe.js';
+import { errorMessage, typeName } from '../internal/describe.js';
 import { ReplayInputError } from './input-error.js';
 import type { ReplayHooks } from './types.js';
 

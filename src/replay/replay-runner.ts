@@ -5,7 +5,7 @@
  * @internal
  */
 import { ProxyTracerProvider } from '@opentelemetry/api';
-import { errorMessage, typeName } from '../describe.js';
+import { errorMessage, typeName } from '../internal/describe.js';
 import { HookAbortError, HookRunner } from '../index.js';
 import type { HookDecision, HookFailure, HookRunnerOptions, PhaseEvent, ToolArgs, ToolHook } from '../index.js';
 import { ReplayInputError } from './input-error.js';

@@ -1,7 +1,7 @@
 /**
  * `replay()`: runs hooks against recorded tool calls and reports which effective decisions changed.
  */
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import type { HookFailure, ToolArgs } from '../index.js';
 import { markerFlags } from './markers.js';
 import { parseOtlpJson } from './otlp-json.js';

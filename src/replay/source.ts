@@ -4,7 +4,7 @@
  * @internal
  */
 import { readFile } from 'node:fs/promises';
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import { ReplayInputError } from './input-error.js';
 
 const DEFAULT_FETCH_TIMEOUT_MS = 30_000;

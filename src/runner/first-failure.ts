@@ -5,7 +5,7 @@
  * @internal
  */
 import { diag } from '@opentelemetry/api';
-import type { HookEntry } from '../hook-entry.js';
+import type { HookEntry } from './hook-entry.js';
 import { warnVisibly } from '../telemetry/warn-once.js';
 
 /** The code of the process warning, for `process.on('warning')` filters and `--disable-warning`. */

@@ -4,13 +4,13 @@
  * @internal (the option types are public, re-exported from the package entry)
  */
 import type { Tracer } from '@opentelemetry/api';
-import { typeName } from '../describe.js';
+import { typeName } from '../internal/describe.js';
 import { isPlainObject } from '../decisions.js';
 import type { FailureMode, Phase, ToolArgs, ToolHook } from '../hook.js';
-import type { HOOK_METHODS } from '../misuse.js';
-import { RUNNER_OPTION_HINTS, looksLikeHook, singleHookError } from '../misuse.js';
+import type { HOOK_METHODS } from './misuse.js';
+import { RUNNER_OPTION_HINTS, looksLikeHook, singleHookError } from './misuse.js';
 import type { CaptureOptions } from '../telemetry/capture.js';
-import { rejectUnknownOptions } from '../validate.js';
+import { rejectUnknownOptions } from '../internal/validate.js';
 
 /**
  * Options of a {@link HookRunner}.

@@ -5,7 +5,7 @@
  */
 import type { HookDecision, Skip } from '../decisions.js';
 import { CONTINUE, describeInvalidDecision, normaliseDecision } from '../decisions.js';
-import { errorMessage } from '../describe.js';
+import { errorMessage } from '../internal/describe.js';
 import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../errors.js';
 import type { HookErrorKind } from '../hook.js';
 

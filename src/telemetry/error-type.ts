@@ -3,7 +3,7 @@
  * `isError` is a `tool_error`), else its class name, else `_OTHER` — the semantic conventions' rule.
  * @internal
  */
-import { errorClassName } from '../describe.js';
+import { errorClassName } from '../internal/describe.js';
 import { ERROR_TYPE_OTHER } from './semconv.js';
 
 /**

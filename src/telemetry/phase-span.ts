@@ -3,7 +3,7 @@
  * Every method is guarded: a broken tracer or span never breaks the phase.
  * @internal
  */
-import { errorClassName, errorMessage } from '../describe.js';
+import { errorClassName, errorMessage } from '../internal/describe.js';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase } from '../hook.js';

@@ -4,8 +4,8 @@
  * `experimental_repairToolCall`; this builds one that records the call as failed and then lets the
  * SDK's own error reach the model unchanged (or defers to the caller's own repair function).
  */
-import { typeName } from '../../describe.js';
-import type { HookRunner } from '../../runner.js';
+import { typeName } from '../../internal/describe.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
 import type { RunnerCore } from '../../runner/core.js';
 import { recordRejectedCall } from '../rejected-call.js';
 import { requireOptionsObject, requireRunner } from '../shared.js';

@@ -2,11 +2,11 @@
  * withHooks: an AI SDK tool set whose tools run through executeTool, so hook decisions take effect
  * inside `generateText` / `streamText` and every call gets its `execute_tool` span.
  */
-import { typeName } from '../../describe.js';
+import { typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
 import { HookAbortError } from '../../errors.js';
 import type { ToolArgs } from '../../hook.js';
-import type { HookRunner } from '../../runner.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';

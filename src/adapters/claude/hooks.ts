@@ -2,13 +2,13 @@
  * claudeAgentHooks: the Claude Agent SDK's `hooks` option, running each tool call the agent makes
  * through executeTool from PreToolUse to PostToolUse / PostToolUseFailure.
  */
-import { typeName } from '../../describe.js';
+import { typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
 import { HookAbortError } from '../../index.js';
 import type { Executor, HookRunner, ToolArgs } from '../../index.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import { runnerCore } from '../../runner/core.js';
-import { optionalCount } from '../../validate.js';
+import { optionalCount } from '../../internal/validate.js';
 import { redirectTargets, requireOptionsObject, requireRunner, toText } from '../shared.js';
 import { PendingCalls } from './pending.js';
 import type { ClaudeAgentHooks, ClaudeHookCallback, ClaudeHookInput, ClaudeHookOutput } from './types.js';

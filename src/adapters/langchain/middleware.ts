@@ -5,7 +5,7 @@
 import type { ToolMessage } from '@langchain/core/messages';
 import type { AgentMiddleware, ToolCallRequest } from 'langchain';
 import { createMiddleware } from 'langchain';
-import { typeName } from '../../describe.js';
+import { typeName } from '../../internal/describe.js';
 import { HookAbortError } from '../../index.js';
 import type { HookRunner, ToolArgs } from '../../index.js';
 import type { CallLimits } from '../shared.js';

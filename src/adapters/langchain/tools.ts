@@ -2,7 +2,7 @@
  * Reading LangChain tools: names (checked), descriptions.
  * @internal
  */
-import { typeName } from '../../describe.js';
+import { typeName } from '../../internal/describe.js';
 
 /** The tool's name; a TypeError naming the parameter when it has none. */
 export function nameOf(tool: unknown, what: string): string {

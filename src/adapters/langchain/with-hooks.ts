@@ -2,7 +2,7 @@
  * withHooks: LangChain tools whose `invoke` runs through executeTool, for code that calls tools
  * without `createAgent` (LangGraph's ToolNode, direct `tool.invoke`).
  */
-import { typeName } from '../../describe.js';
+import { typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
 import type { HookRunner, ToolArgs } from '../../index.js';
 import type { CallLimits } from '../shared.js';

@@ -2,11 +2,11 @@
  * withMcpHooks: an MCP client whose `callTool` runs through executeTool, so hook decisions take
  * effect on MCP tool calls and every call gets its `execute_tool mcp__<server>__<tool>` span.
  */
-import { typeName } from '../../describe.js';
-import { rejectUnknownOptions } from '../../validate.js';
+import { typeName } from '../../internal/describe.js';
+import { rejectUnknownOptions } from '../../internal/validate.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
-import type { HookRunner } from '../../runner.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';

@@ -2,10 +2,10 @@
  * withHooks: an OpenAI Agents SDK agent's function tools whose `invoke` runs through the hooks, so
  * decisions take effect inside `run()` / `Runner.run()` and every call gets its `execute_tool` span.
  */
-import { typeName } from '../../describe.js';
+import { typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
-import type { HookRunner } from '../../runner.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';

@@ -8,7 +8,7 @@
  * module could be read on its own to check that invariant.
  * @internal
  */
-import { errorMessage } from '../../describe.js';
+import { errorMessage } from '../../internal/describe.js';
 import { REDACTED } from './redaction.js';
 import { cut, isHighSurrogate, isLowSurrogate, truncatedMarker } from './truncate.js';
 

@@ -3,7 +3,7 @@
  * flows record of tool arguments and results, and the functions that make values safe to record.
  * See docs/capture.md.
  */
-import { errorMessage } from '../../describe.js';
+import { errorMessage } from '../../internal/describe.js';
 import { serializeBounded } from './bounded-json.js';
 import { redactionMatcher } from './redaction.js';
 import { cut } from './truncate.js';

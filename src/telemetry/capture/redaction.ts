@@ -3,7 +3,7 @@
  * matcher that adds a user's `redactKeys` to it (never replacing it). See docs/capture.md.
  * @internal
  */
-import { withoutStatefulFlags } from '../../describe.js';
+import { withoutStatefulFlags } from '../../internal/describe.js';
 
 /**
  * Patterns of the keys whose values are always redacted, matched anywhere in the key and ignoring case

@@ -3,8 +3,8 @@
  * instead of registering nothing (a fail-closed gate silently off).
  */
 import { describe, expect, it } from 'vitest';
-import type { ToolHook } from '../../src/index.js';
-import { CompoundTool, HookRunner, abort, executeTool, runPlan, runWithRetry } from '../../src/index.js';
+import type { ToolHook } from '../../../src/index.js';
+import { CompoundTool, HookRunner, abort, executeTool, runPlan, runWithRetry } from '../../../src/index.js';
 
 const policy = { name: 'policy', failureMode: 'closed' as const, beforeTool: () => abort('never') };
 

@@ -4,8 +4,8 @@
  * @internal
  */
 import { typeName } from './describe.js';
-import { isPlainObject } from './decisions.js';
-import type { ToolArgs } from './hook.js';
+import { isPlainObject } from '../decisions.js';
+import type { ToolArgs } from '../hook.js';
 
 export function requireObject(value: unknown, what: string): asserts value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') throw new TypeError(`${what} must be an object, got ${typeName(value)}`);

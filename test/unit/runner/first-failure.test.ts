@@ -4,9 +4,9 @@
  */
 import { diag } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolHook } from '../../src/index.js';
-import { HookRunner, executeTool } from '../../src/index.js';
-import { recordDiag } from '../support/diag.js';
+import type { ToolHook } from '../../../src/index.js';
+import { HookRunner, executeTool } from '../../../src/index.js';
+import { recordDiag } from '../../support/diag.js';
 
 const CODE = 'TOOLHOOKS_HOOK_FAILED';
 

@@ -3,7 +3,7 @@
  * it, so the common hook that never looks at it costs no AbortController.
  * @internal
  */
-import type { HookContext, Phase } from './hook.js';
+import type { HookContext, Phase } from '../hook.js';
 
 export class InvocationContext implements HookContext {
   declare readonly callId?: string;

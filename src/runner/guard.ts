@@ -4,7 +4,7 @@
  * can reason about, and never lets it reach the tool path.
  * @internal
  */
-import { HookTimeoutError } from './errors.js';
+import { HookTimeoutError } from '../errors.js';
 
 /** How a call to user code ended. */
 export type Settled =

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { HookDecision, ToolHook } from '../../src/index.js';
-import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../src/index.js';
+import type { HookDecision, ToolHook } from '../../../src/index.js';
+import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
 
 type Behaviour = 'none' | 'undefined' | 'continue' | 'skip' | 'redirect' | 'abort' | 'throw' | 'junk';
 interface HookSpec {

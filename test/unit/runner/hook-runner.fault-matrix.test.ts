@@ -10,8 +10,8 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FailureMode, HookContext, HookDecision, HookErrorKind, Phase, ToolHook, ToolHookEvent } from '../../src/index.js';
-import { HookAbortError, HookRunner, executeTool, redirect } from '../../src/index.js';
+import type { FailureMode, HookContext, HookDecision, HookErrorKind, Phase, ToolHook, ToolHookEvent } from '../../../src/index.js';
+import { HookAbortError, HookRunner, executeTool, redirect } from '../../../src/index.js';
 import {
   ATTR_DECISION,
   ATTR_ERROR_TYPE,
@@ -27,9 +27,9 @@ import {
   SPAN_BEFORE_TOOL,
   SPAN_EXECUTE_TOOL_PREFIX,
   SPAN_ON_ERROR,
-} from '../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../support/tracing.js';
-import { recordDiag } from '../support/diag.js';
+} from '../../../src/telemetry/semconv.js';
+import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { recordDiag } from '../../support/diag.js';
 
 const HOOK = 'faulty';
 const TIMEOUT_MS = 20;

@@ -3,8 +3,8 @@
  * its effective timeout and failure mode, and its tool matcher.
  * @internal
  */
-import { typeName, withoutStatefulFlags } from './describe.js';
-import type { FailureMode, HookMode, ToolHook, ToolMatcher } from './hook.js';
+import { typeName, withoutStatefulFlags } from '../internal/describe.js';
+import type { FailureMode, HookMode, ToolHook, ToolMatcher } from '../hook.js';
 import { HOOK_METHODS, nearMissError, nearMissesOf } from './misuse.js';
 
 export interface HookEntry<S> {

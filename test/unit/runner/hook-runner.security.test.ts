@@ -7,8 +7,8 @@
  * test/integration/telemetry/control-characters-otlp.test.ts (it needs a local OTLP receiver).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FailureMode, HookDecision, Phase, ToolArgs, ToolHook, ToolHookEvent } from '../../src/index.js';
-import { HookAbortError, HookRunner, abort, executeTool, redirect, skip } from '../../src/index.js';
+import type { FailureMode, HookDecision, Phase, ToolArgs, ToolHook, ToolHookEvent } from '../../../src/index.js';
+import { HookAbortError, HookRunner, abort, executeTool, redirect, skip } from '../../../src/index.js';
 import {
   ATTR_DECISION_REASON,
   ATTR_EXCEPTION_MESSAGE,
@@ -20,9 +20,9 @@ import {
   EVENT_HOOK_ERROR,
   SPAN_BEFORE_TOOL,
   SPAN_EXECUTE_TOOL_PREFIX,
-} from '../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../support/tracing.js';
-import { recordDiag } from '../support/diag.js';
+} from '../../../src/telemetry/semconv.js';
+import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { recordDiag } from '../../support/diag.js';
 
 const tracing = createTestTracing();
 const diagRecorder = recordDiag();

@@ -5,19 +5,19 @@
  * How decisions combine: docs/protocol.md.
  */
 import { trace } from '@opentelemetry/api';
-import type { HookDecision } from './decisions.js';
-import type { Phase, ToolArgs, ToolHook } from './hook.js';
+import type { HookDecision } from '../decisions.js';
+import type { Phase, ToolArgs, ToolHook } from '../hook.js';
 import { checkFailureMode, checkTimeout, createHookEntry } from './hook-entry.js';
-import { typeName } from './describe.js';
-import { RunnerCore, attachCore } from './runner/core.js';
-import type { HookRunnerOptions, RunOptions } from './runner/options.js';
-import { checkRunCall, readRunnerOptions } from './runner/options.js';
-import type { PhaseRequest } from './runner/phase.js';
-import { resolveCapture } from './telemetry/capture.js';
-import { INSTRUMENTATION_NAME } from './telemetry/semconv.js';
-import { VERSION } from './version.js';
+import { typeName } from '../internal/describe.js';
+import { RunnerCore, attachCore } from './core.js';
+import type { HookRunnerOptions, RunOptions } from './options.js';
+import { checkRunCall, readRunnerOptions } from './options.js';
+import type { PhaseRequest } from './phase.js';
+import { resolveCapture } from '../telemetry/capture.js';
+import { INSTRUMENTATION_NAME } from '../telemetry/semconv.js';
+import { VERSION } from '../version.js';
 
-export type { HookRunnerOptions, RunOptions } from './runner/options.js';
+export type { HookRunnerOptions, RunOptions } from './options.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 

@@ -1,7 +1,7 @@
 import { SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { HookContext, HookDecision, ToolHook, ToolHookEvent } from '../../src/index.js';
-import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../src/index.js';
+import type { HookContext, HookDecision, ToolHook, ToolHookEvent } from '../../../src/index.js';
+import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
 import {
   ATTR_DECISION,
   ATTR_DECISION_HOOK,
@@ -28,9 +28,9 @@ import {
   SPAN_AFTER_TOOL,
   SPAN_BEFORE_TOOL,
   SPAN_ON_ERROR,
-} from '../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../support/tracing.js';
-import { recordDiag } from '../support/diag.js';
+} from '../../../src/telemetry/semconv.js';
+import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { recordDiag } from '../../support/diag.js';
 
 const tracing = createTestTracing();
 const diagRecorder = recordDiag();
