@@ -6,9 +6,9 @@ import { createTool } from '@mastra/core/tools';
 import { MockLanguageModelV4 } from 'ai/test';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { ToolHook } from '../../../src/index.js';
+import type { ToolEvent, ToolHook } from '../../../src/index.js';
 import { HookRunner, abort, redirect, skip } from '../../../src/index.js';
-import { withHooks } from '../../../src/adapters/mastra/index.js';
+import { recordInvalidToolCalls, withHooks } from '../../../src/adapters/mastra/index.js';
 import { ATTR_ERROR_TYPE, ATTR_GEN_AI_TOOL_CALL_ID, ATTR_OUTCOME } from '../../../src/telemetry/semconv.js';
 import { answers, callsTools, toolResultsSent } from '../../support/ai-model.js';
 import { createTestTracing } from '../../support/tracing.js';
@@ -84,13 +84,33 @@ describe('withHooks inside a Mastra Agent', () => {
     expect(tracing.onlySpan('execute_tool flaky').attributes[ATTR_OUTCOME]).toBe('recovered');
   });
 
-  it('input that fails the tool schema is answered by Mastra and never reaches the hooks', async () => {
+  it('input that fails the tool schema never reaches the hooks; recordInvalidToolCalls records it as failed, without values', async () => {
     const { tools, weather } = makeTools();
     const beforeTool = vi.fn();
-    const { sent } = await generate(withHooks(tools, hooks([{ name: 'any', beforeTool }])), [callsTools({ id: 'v1', tool: 'weather', input: { city: 42 } }), answers('ok')]);
+    const events: ToolEvent[] = [];
+    const runner = hooks([{ name: 'any', beforeTool, onEvent: (event) => void (event.type === 'tool' && events.push(event)) }]);
+    const afterToolCall = vi.fn();
+    const model = new MockLanguageModelV4({ doGenerate: [callsTools({ id: 'v1', tool: 'weather', input: { city: 4242 } }), answers('ok')] as never });
+    const agent = new Agent({
+      id: 'ops',
+      name: 'ops',
+      instructions: 'help',
+      model: model as never,
+      tools: withHooks(tools, runner) as never,
+      hooks: recordInvalidToolCalls(runner, { hooks: { afterToolCall } }) as never,
+    });
+    await agent.generate('go', { maxSteps: 2 } as never);
+    const sent = toolResultsSent(model.doGenerateCalls[1]?.prompt as never);
     expect(weather).not.toHaveBeenCalled();
     expect(beforeTool).not.toHaveBeenCalled();
     expect(JSON.stringify(sent.v1)).toContain('Tool input validation failed');
+    expect(afterToolCall).toHaveBeenCalledTimes(1);
+    const span = tracing.onlySpan('execute_tool weather');
+    expect(span.attributes[ATTR_OUTCOME]).toBe('failed');
+    expect(span.attributes[ATTR_ERROR_TYPE]).toBe('ValidationError');
+    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('v1');
+    expect(events.map((event) => event.outcome)).toEqual(['failed']);
+    expect(JSON.stringify([span.attributes, span.status, span.events, events])).not.toContain('4242');
   });
 });
 
