@@ -18,4 +18,4 @@
 export { withHooks } from './with-hooks.js';
 export type { WithHooksOptions } from './with-hooks.js';
 export { recordInvalidToolCalls } from './invalid-calls.js';
-export type { MastraToolCallContext, MastraToolHooks, RecordInvalidToolCallsOptions } from './invalid-calls.js';
+export type { MastraSkipResult, MastraToolCallContext, MastraToolHooks, RecordInvalidToolCallsOptions } from './invalid-calls.js';

@@ -36,8 +36,14 @@ export interface MastraToolCallContext {
  * ```
  */
 export interface MastraToolHooks {
-  beforeToolCall?: (context: MastraToolCallContext) => unknown;
-  afterToolCall?: (context: MastraToolCallContext) => unknown;
+  beforeToolCall?: (context: MastraToolCallContext) => void | MastraSkipResult | Promise<void | MastraSkipResult>;
+  afterToolCall?: (context: MastraToolCallContext) => void | Promise<void>;
+}
+
+/** What a Mastra `beforeToolCall` hook returns to skip the tool. */
+export interface MastraSkipResult {
+  readonly proceed: false;
+  readonly output: unknown;
 }
 
 /**
@@ -80,7 +86,7 @@ export function recordInvalidToolCalls<S = unknown>(runner: HookRunner<S>, optio
         const callId = toolCallIdOf(call.context);
         await recordRejectedCall(core, { toolName: call.toolName, callId, input: toText(call.input) }, new MastraValidationError(call.output));
       }
-      return userHooks.afterToolCall?.(call);
+      await userHooks.afterToolCall?.(call);
     },
   };
   if (userHooks.beforeToolCall !== undefined) hooks.beforeToolCall = userHooks.beforeToolCall;
