@@ -11,7 +11,7 @@ import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { frameworkToolSpan } from './framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
@@ -125,13 +125,10 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
     runnables,
   };
 
-  const hooked: Record<string, unknown> = {};
-  for (const [name, tool] of Object.entries(tools as Record<string, object>)) {
+  const hooked = mapToolRecord(tools, (name, tool) => {
     const runnable = runnables.get(name);
-    const value = runnable === undefined ? tool : copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
-    // defineProperty keeps a tool named `__proto__` an ordinary key of the set.
-    Object.defineProperty(hooked, name, { value, enumerable: true, writable: true, configurable: true });
-  }
+    return runnable === undefined ? undefined : copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
+  });
   return hooked as T;
 }
 
@@ -169,11 +166,7 @@ async function runCall<S>(
       args,
       state: settings.state as S,
       execute: executorOf(runnable),
-      resolveTool: (other) => {
-        const target = runnables.get(other);
-        return target === undefined ? undefined : executorOf(target);
-      },
-      isKnownTool: (other) => runnables.has(other),
+      ...namedTargets(runnables, executorOf),
       callId: toolCallId,
       toolDescription: runnable.description,
       signal: abortSignal,

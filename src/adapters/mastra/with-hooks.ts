@@ -11,7 +11,7 @@ import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 
 /**
  * Options of {@link withHooks}.
@@ -89,12 +89,10 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
     if (runnable !== undefined) runnables.set(name, runnable);
   }
   const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), runnables };
-  const hooked: Record<string, unknown> = {};
-  for (const [name, tool] of Object.entries(tools as Record<string, object>)) {
+  const hooked = mapToolRecord(tools, (name, tool) => {
     const runnable = runnables.get(name);
-    const value = runnable === undefined ? tool : copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
-    Object.defineProperty(hooked, name, { value, enumerable: true, writable: true, configurable: true });
-  }
+    return runnable === undefined ? undefined : copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
+  });
   return hooked as T;
 }
 
@@ -126,11 +124,7 @@ function hookedExecute<S>(name: string, runnable: Runnable, settings: Settings<S
       args,
       state: settings.state as S,
       execute: executorOf(runnable),
-      resolveTool: (other) => {
-        const target = settings.runnables.get(other);
-        return target === undefined ? undefined : executorOf(target);
-      },
-      isKnownTool: (other) => settings.runnables.has(other),
+      ...namedTargets(settings.runnables, executorOf),
       callId: toolCallIdOf(context),
       toolDescription: runnable.description,
       signal: signalOf(context),
