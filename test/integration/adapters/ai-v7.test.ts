@@ -9,7 +9,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
-import { HookRunner, abort, redirect, skip } from '../../../src/index.js';
+import { HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
 import { recordInvalidToolCalls, withHooks } from '../../../src/adapters/ai/index.js';
 import {
   ATTR_ERROR_TYPE,
@@ -121,6 +121,31 @@ describe('withHooks on ai 7 with @ai-sdk/otel', () => {
     // …which the integration parents under its step span and ends itself.
     const parent = tracing.spans().find((span) => span.spanContext().spanId === call?.parentSpanContext?.spanId);
     expect(parent?.name).toMatch(/^(step|chat|invoke_agent|generate_content)/);
+  });
+
+  it('streamText with the integration: still one execute_tool span per call, with toolhooks\' outcome', async () => {
+    const { tools } = makeTools();
+    const hooks = runner([{ name: 'cache', tools: ['weather'], beforeTool: () => skip('cached', 'cloudy (cached)') }]);
+    const mock = new MockLanguageModelV4({
+      doStream: [streams(callsTools({ id: 's2', tool: 'weather', input: { city: 'Oslo' } })), streams(answers('ok'))] as never,
+    });
+    const result = streamText({ model: mock, tools: withHooks(tools, hooks), stopWhen: stepCountIs(2), prompt: 'go', telemetry: otel() });
+    expect(await result.text).toBe('ok');
+    const call = tracing.onlySpan('execute_tool weather');
+    expect(call.attributes[ATTR_OUTCOME]).toBe('skipped');
+    expect(call.attributes['gen_ai.execute_tool.duration']).toBeTypeOf('number');
+    expect(tracing.onlySpan(SPAN_BEFORE_TOOL).parentSpanContext?.spanId).toBe(call.spanContext().spanId);
+  });
+
+  it('with abortRun, an Abort stops generateText: it rejects with the HookAbortError', async () => {
+    const { tools } = makeTools();
+    const abortRun = new AbortController();
+    const hooks = runner([{ name: 'policy', beforeTool: () => abort('no shell') }]);
+    const mock = model(callsTools({ id: 'a1', tool: 'shell', input: { cmd: 'ls' } }), answers('never'));
+    await expect(
+      generateText({ model: mock, tools: withHooks(tools, hooks, { abortRun }), abortSignal: abortRun.signal, stopWhen: stepCountIs(3), prompt: 'go', telemetry: otel() }),
+    ).rejects.toBeInstanceOf(HookAbortError);
+    expect(mock.doGenerateCalls).toHaveLength(1);
   });
 
   it('an Abort marks the integration\'s span aborted with the HookAbortError', async () => {
