@@ -126,7 +126,7 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
   const where = 'withMcpHooks';
   if (client === null || (typeof client !== 'object' && typeof client !== 'function') || typeof client.callTool !== 'function') {
     throw new TypeError(
-      `${where}: client must be an MCP Client (an object with a callTool method), got ${
+      `${where}: client must be an MCP Client (an object with a callTool method: @modelcontextprotocol/sdk ^1 or @modelcontextprotocol/client ^2), got ${
         client === null || typeof client !== 'object' ? typeName(client) : 'an object without callTool'
       }`,
     );

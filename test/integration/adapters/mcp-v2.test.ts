@@ -116,4 +116,10 @@ describe('withMcpHooks on a v2 Client', () => {
     controller.abort();
     expect(seen?.aborted).toBe(true);
   });
+
+  it('an object that is not a client is a TypeError at wrap time naming the supported SDKs', () => {
+    expect(() => withMcpHooks({ request: () => undefined } as never, new HookRunner([]), { server: 'fs' })).toThrow(
+      /client must be an MCP Client .*@modelcontextprotocol\/sdk \^1 or @modelcontextprotocol\/client \^2/,
+    );
+  });
 });
