@@ -160,6 +160,32 @@ describe('withHooks on ai 7 with @ai-sdk/otel', () => {
   });
 });
 
+describe("ai 7's own toolApproval through hooked tools", () => {
+  it("'user-approval' still asks through a tool-approval-request; the approved call runs through the hooks in the continuation", async () => {
+    const { tools, shell } = makeTools();
+    const hooks = runner([{ name: 'audit', beforeTool: () => undefined }]);
+    const mock = model(callsTools({ id: 'u1', tool: 'shell', input: { cmd: 'ls' } }), answers('done'));
+    const hooked = withHooks(tools, hooks);
+    const first = await generateText({ model: mock, tools: hooked, toolApproval: { shell: 'user-approval' }, stopWhen: stepCountIs(3), prompt: 'go', telemetry: otel() });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    expect(request).toBeDefined();
+    expect(shell).not.toHaveBeenCalled();
+    expect(tracing.spansNamed('execute_tool shell')).toHaveLength(0);
+
+    const approvalId = (request as { approvalId: string }).approvalId;
+    const messages = [
+      { role: 'user' as const, content: 'go' },
+      ...first.response.messages,
+      { role: 'tool' as const, content: [{ type: 'tool-approval-response' as const, approvalId, approved: true }] },
+    ];
+    const second = await generateText({ model: mock, tools: hooked, toolApproval: { shell: 'user-approval' }, stopWhen: stepCountIs(3), messages, telemetry: otel() });
+    expect(second.text).toBe('done');
+    expect(shell).toHaveBeenCalledTimes(1);
+    const call = tracing.onlySpan('execute_tool shell');
+    expect([call.attributes[ATTR_GEN_AI_TOOL_CALL_ID], call.attributes[ATTR_OUTCOME]]).toEqual(['u1', 'completed']);
+  });
+});
+
 describe('malformed tool calls on ai 7', () => {
   it('recordInvalidToolCalls records bad JSON and schema mismatches as failed, with no argument values when capture is off', async () => {
     const { tools, weather } = makeTools();

@@ -2,6 +2,8 @@
  * toolhooks/mastra inside Mastra's own Agent, driven by the AI SDK's mock model (`ai/test`), offline.
  */
 import { Agent } from '@mastra/core/agent';
+import { Mastra } from '@mastra/core/mastra';
+import { InMemoryStore } from '@mastra/core/storage';
 import { createTool } from '@mastra/core/tools';
 import { MockLanguageModelV4 } from 'ai/test';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -111,6 +113,40 @@ describe('withHooks inside a Mastra Agent', () => {
     expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('v1');
     expect(events.map((event) => event.outcome)).toEqual(['failed']);
     expect(JSON.stringify([span.attributes, span.status, span.events, events])).not.toContain('4242');
+  });
+});
+
+describe("Mastra's own approvals through hooked tools", () => {
+  async function suspended() {
+    const execute = vi.fn(async ({ cmd }: { cmd: string }) => `ran ${cmd}`);
+    const shell = createTool({ id: 'shell', description: 'Run a command', inputSchema: z.object({ cmd: z.string() }), requireApproval: true, execute });
+    const model = new MockLanguageModelV4({ doGenerate: [callsTools({ id: 'r1', tool: 'shell', input: { cmd: 'ls' } }), answers('done')] as never });
+    const ops = new Agent({ id: 'ops', name: 'ops', instructions: 'help', model: model as never, tools: withHooks({ shell }, hooks([{ name: 'audit', beforeTool: () => undefined }])) as never });
+    // A suspended run is resumed from Mastra's storage (here its in-memory store).
+    const mastra = new Mastra({ agents: { ops }, storage: new InMemoryStore() });
+    const agent = mastra.getAgent('ops');
+    const first = await agent.generate('go', { maxSteps: 3 } as never);
+    return { agent, model, execute, first };
+  }
+
+  it('requireApproval still suspends the run; approveToolCallGenerate runs the call through the hooks', async () => {
+    const { agent, model, execute, first } = await suspended();
+    expect(first.finishReason).toBe('suspended');
+    expect(execute).not.toHaveBeenCalled();
+    expect(tracing.spansNamed('execute_tool shell')).toHaveLength(0);
+    const resumed = await agent.approveToolCallGenerate({ runId: first.runId as string, toolCallId: 'r1' } as never);
+    expect(resumed.text).toBe('done');
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(toolResultsSent(model.doGenerateCalls[1]?.prompt as never).r1).toEqual({ type: 'text', value: 'ran ls' });
+    const span = tracing.onlySpan('execute_tool shell');
+    expect([span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span.attributes[ATTR_OUTCOME]]).toEqual(['r1', 'completed']);
+  });
+
+  it('a declined call never reaches the tool or the hooks', async () => {
+    const { agent, execute, first } = await suspended();
+    await agent.declineToolCallGenerate({ runId: first.runId as string, toolCallId: 'r1', reason: 'not now' } as never);
+    expect(execute).not.toHaveBeenCalled();
+    expect(tracing.spansNamed('execute_tool shell')).toHaveLength(0);
   });
 });
 

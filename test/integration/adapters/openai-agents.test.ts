@@ -2,7 +2,8 @@
  * toolhooks/openai-agents inside the OpenAI Agents SDK's own `Runner`, with a scripted model that
  * implements the SDK's `Model` interface (no network).
  */
-import { Agent, Runner, ToolCallError, tool } from '@openai/agents';
+import type { RunToolApprovalItem } from '@openai/agents';
+import { Agent, RunState, Runner, ToolCallError, tool } from '@openai/agents';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
@@ -127,6 +128,44 @@ describe('withHooks inside the Agents SDK Runner', () => {
     expect(weather).not.toHaveBeenCalled();
     expect(String(outputsSent(model, 1).j1)).toMatch(/valid JSON/);
     expect(tracing.spansNamed(SPAN_BEFORE_TOOL)).toHaveLength(0);
+  });
+});
+
+describe("the SDK's own approvals through hooked tools", () => {
+  function approvalSetup() {
+    const execute = vi.fn(async ({ cmd }: { cmd: string }) => `ran ${cmd}`);
+    const shell = tool({ name: 'shell', description: 'Run a command', parameters: z.object({ cmd: z.string() }), needsApproval: true, execute });
+    const model = new ScriptedModel([{ calls: [{ id: 'p1', tool: 'shell', args: { cmd: 'ls' } }] }, { text: 'done' }]);
+    const agent = new Agent({ name: 'ops', instructions: 'help', model, tools: withHooks([shell], hooks([{ name: 'audit', beforeTool: () => undefined }])) });
+    return { agent, model, execute, runner: new Runner({ tracingDisabled: true }) };
+  }
+
+  it('needsApproval still interrupts the run; approving a state restored from RunState.toString() runs the call through the hooks', async () => {
+    const { agent, model, execute, runner } = approvalSetup();
+    const first = await runner.run(agent, 'go');
+    expect(first.interruptions).toHaveLength(1);
+    expect(execute).not.toHaveBeenCalled();
+    expect(tracing.spansNamed('execute_tool shell')).toHaveLength(0);
+
+    const restored = await RunState.fromString(agent, first.state.toString());
+    const [pending] = restored.getInterruptions();
+    restored.approve(pending as RunToolApprovalItem);
+    const resumed = await runner.run(agent, restored);
+    expect(resumed.finalOutput).toBe('done');
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(outputsSent(model, 1)).toEqual({ p1: 'ran ls' });
+    const span = tracing.onlySpan('execute_tool shell');
+    expect([span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span.attributes[ATTR_OUTCOME]]).toEqual(['p1', 'completed']);
+  });
+
+  it('a rejected call never reaches the tool or the hooks; the model reads the SDK\'s rejection', async () => {
+    const { agent, model, execute, runner } = approvalSetup();
+    const first = await runner.run(agent, 'go');
+    first.state.reject(first.interruptions[0] as RunToolApprovalItem);
+    await runner.run(agent, first.state);
+    expect(execute).not.toHaveBeenCalled();
+    expect(tracing.spansNamed('execute_tool shell')).toHaveLength(0);
+    expect(String(outputsSent(model, 1).p1)).toMatch(/not approved|rejected|denied/i);
   });
 });
 
