@@ -12,7 +12,7 @@
  * execute_tool span instead of starting a second one), and the two together must record exactly one
  * execute_tool span per call; the bench checks both and prints MISSED when either does not hold.
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { Agent as MastraAgent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';

@@ -2,7 +2,7 @@
  * Cost of capture.serialize per tool call, against plain JSON.stringify (which neither redacts nor
  * bounds). Run: npx tsx bench/capture.bench.ts
  */
-import { resolveCapture } from '../src/telemetry/capture.js';
+import { resolveCapture } from '../src/telemetry/capture/options.js';
 
 const typicalArgs = {
   path: '/home/dev/project/src/services/billing/invoice-renderer.ts',

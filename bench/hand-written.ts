@@ -148,15 +148,7 @@ export function handWrittenCall(
   }
 
   return async function call(toolName: string, args: ToolArgs, callId: string): Promise<unknown> {
-    const span = tracer.startSpan(`execute_tool ${toolName}`, {
-      kind: SpanKind.INTERNAL,
-      attributes: {
-        [ATTR_GEN_AI_OPERATION_NAME]: 'execute_tool',
-        [ATTR_GEN_AI_TOOL_NAME]: toolName,
-        [ATTR_GEN_AI_TOOL_TYPE]: 'function',
-        [ATTR_GEN_AI_TOOL_CALL_ID]: callId,
-      },
-    });
+    const span = startToolSpan(tracer, toolName, callId);
     try {
       return await context.with(trace.setSpan(context.active(), span), inToolSpan, undefined, span, toolName, args, callId);
     } finally {
@@ -165,9 +157,48 @@ export function handWrittenCall(
   };
 }
 
+/** The call's `execute_tool` span, with the attributes a sampler may look at given at start. */
+function startToolSpan(tracer: Tracer, toolName: string, callId: string): Span {
+  return tracer.startSpan(`execute_tool ${toolName}`, {
+    kind: SpanKind.INTERNAL,
+    attributes: {
+      [ATTR_GEN_AI_OPERATION_NAME]: 'execute_tool',
+      [ATTR_GEN_AI_TOOL_NAME]: toolName,
+      [ATTR_GEN_AI_TOOL_TYPE]: 'function',
+      [ATTR_GEN_AI_TOOL_CALL_ID]: callId,
+    },
+  });
+}
+
 const CONTINUE_DECISION: HookDecision = Object.freeze({ kind: 'continue' });
 
 function applies(hooks: readonly PlainHook[], toolName: string): boolean {
   for (const hook of hooks) if (hook.tools === undefined || hook.tools.includes(toolName)) return true;
   return false;
+}
+
+/**
+ * The least hand-written code for a call whose span the app's sampler drops (the call is the root): one
+ * `tracer.startSpan` with the span's start attributes, one `context.with` so the hooks and the tool run
+ * in it, the hooks (a Redirect's arguments applied) and the tool. Nothing else is recorded on a span
+ * that is not recording, so nothing else is written.
+ */
+export function handWrittenDroppedRoot(tracer: Tracer, hooks: readonly PlainHook[], tool: Tool): (toolName: string, args: ToolArgs, callId: string) => Promise<unknown> {
+  async function inSpan(toolName: string, args: ToolArgs): Promise<unknown> {
+    let effective = args;
+    for (const hook of hooks) {
+      if (hook.tools !== undefined && !hook.tools.includes(toolName)) continue;
+      const decision = hook.before(toolName, effective);
+      if (decision?.kind === 'redirect' && decision.newArgs !== undefined) effective = { ...effective, ...decision.newArgs };
+    }
+    return tool(effective);
+  }
+  return async function call(toolName: string, args: ToolArgs, callId: string): Promise<unknown> {
+    const span = startToolSpan(tracer, toolName, callId);
+    try {
+      return await context.with(trace.setSpan(context.active(), span), inSpan, undefined, toolName, args);
+    } finally {
+      span.end();
+    }
+  };
 }

@@ -8,7 +8,7 @@ import pino from 'pino';
 import type { ToolHook } from '../src/index.js';
 import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
 import { VERSION } from '../src/version.js';
-import { handWrittenCall } from './hand-written.js';
+import { handWrittenCall, handWrittenDroppedRoot } from './hand-written.js';
 import { DiscardingDestination, handWrittenTelemetry } from './hand-written-telemetry.js';
 import type { Library } from './library.js';
 import type { CallObserver } from './hand-written.js';
@@ -77,6 +77,11 @@ function handWritten(hooks: readonly PlainHook[], observer?: CallObserver): () =
   return () => call(TOOL_NAME, ARGS, CALL_ID);
 }
 
+function droppedRootByHand(hooks: readonly PlainHook[]): () => Promise<unknown> {
+  const call = handWrittenDroppedRoot(sampledOutTracer().tracer, hooks, tool);
+  return () => call(TOOL_NAME, ARGS, CALL_ID);
+}
+
 /** Where the metrics-and-logging scenarios' pino loggers write: one destination per side. */
 export const logDestinations = { library: new DiscardingDestination(), hand: new DiscardingDestination() };
 
@@ -140,6 +145,24 @@ export function sdkScenarios(lib: Library): Scenario[] {
       reference: REFERENCES['sdk.sampled-out'],
       library: true,
       target: { maxRatio: 2 },
+      call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), sampledOutTracer().tracer),
+    },
+    // The dropped root again, against the least hand-written code for the same span on the same kind of
+    // tracer: tracer.startSpan + context.with + the hooks + the tool. The SDK's startSpan is the floor.
+    {
+      id: 'sdk.dropped-root.hand',
+      label: 'SDK, sampled out: hand-written startSpan + context.with + hooks + tool',
+      setting: 'sdk',
+      library: false,
+      call: droppedRootByHand(plainHooks(2, decision)),
+    },
+    {
+      id: 'sdk.dropped-root',
+      label: 'SDK, sampled out (the call is the dropped root): executeTool, 2 hooks',
+      setting: 'sdk',
+      baseline: 'sdk.dropped-root.hand',
+      library: true,
+      target: { maxRatio: 1.1 },
       call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), sampledOutTracer().tracer),
     },
     // The same, inside the agent's request span that the sampler dropped: the call's span would be a

@@ -6,13 +6,13 @@ import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { ExportResult } from '@opentelemetry/core';
 import { ExportResultCode } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { PushMetricExporter, ResourceMetrics, ScopeMetrics } from '@opentelemetry/sdk-metrics';
 import { AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
 import { VERSION } from '../src/version.js';
 import type { Tracer } from '@opentelemetry/api';
-import { AlwaysOffSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, TracerProvider, BatchSpanProcessor, ParentBasedSampler } from '@opentelemetry/sdk-trace';
 
 /** A span exporter that counts what it is given and drops it, answering at once. */
 export class DiscardingSpanExporter implements SpanExporter {
@@ -56,7 +56,7 @@ class DiscardingMetricExporter implements PushMetricExporter {
 
 /** A registered SDK: tracer provider and its exporter, meter provider. */
 export interface TracingSdk {
-  readonly provider: BasicTracerProvider;
+  readonly provider: TracerProvider;
   readonly meterProvider: MeterProvider;
   readonly exporter: DiscardingSpanExporter;
   flush(): Promise<void>;
@@ -66,13 +66,13 @@ export interface TracingSdk {
 }
 
 /**
- * Registers a BasicTracerProvider with a BatchSpanProcessor (default settings: 512-span batches, a
+ * Registers a TracerProvider with a BatchSpanProcessor (default settings: 512-span batches, a
  * 2048-span queue), the AsyncLocalStorage context manager and a MeterProvider with one periodic reader
  * as the process-wide globals. Once per process: the no-SDK scenarios must run before this.
  */
 export function installTracingSdk(): TracingSdk {
   const exporter = new DiscardingSpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter })] });
   if (!context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())) {
     throw new Error('a global context manager was already registered');
   }
@@ -103,11 +103,11 @@ export function installTracingSdk(): TracingSdk {
  * recorded. Spans it would export go to a discarding exporter behind a BatchSpanProcessor, as in
  * production; none should reach it.
  */
-export function sampledOutTracer(): { tracer: Tracer; exporter: DiscardingSpanExporter; provider: BasicTracerProvider } {
+export function sampledOutTracer(): { tracer: Tracer; exporter: DiscardingSpanExporter; provider: TracerProvider } {
   const exporter = new DiscardingSpanExporter();
-  const provider = new BasicTracerProvider({
+  const provider = new TracerProvider({
     sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }),
-    spanProcessors: [new BatchSpanProcessor(exporter)],
+    spanProcessors: [new BatchSpanProcessor({ exporter })],
   });
   return { tracer: provider.getTracer(INSTRUMENTATION_NAME, VERSION), exporter, provider };
 }

@@ -19,8 +19,8 @@ import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { ExportResult } from '@opentelemetry/core';
 import { ExportResultCode } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import { TracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Outcome, ToolHook } from '../src/index.js';
 import { HookRunner, abort, executeTool, redirect, skip } from '../src/index.js';
 
@@ -98,10 +98,10 @@ async function main(): Promise<void> {
   const sampleEvery = Math.max(concurrency, Math.floor(measured / 30 / concurrency) * concurrency);
 
   const exporter = new DiscardingSpanExporter();
-  let provider: BasicTracerProvider | undefined;
+  let provider: TracerProvider | undefined;
   if (sdk === 'batch') {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+    provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter })] });
   }
 
   const outcomes: Partial<Record<Outcome, number>> = {};

@@ -2,7 +2,7 @@
  * What a scenario records: the spans of a few calls, reduced to a shape (name, parent name, attribute
  * keys, event names) that the library and its hand-written baseline must share.
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { TracingSdk } from './sdk.js';
 import type { Call } from './measure.js';
 

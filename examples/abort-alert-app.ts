@@ -9,9 +9,9 @@
  * Run: PROMETHEUS_PORT=9464 npx tsx examples/abort-alert-app.ts   (Ctrl-C or close stdin to stop)
  */
 import { createInterface } from 'node:readline';
-import { HookAbortError, HookRunner, executeTool } from '../src/index.js';
-import { MetricsHook } from '../src/hooks/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import { HookAbortError, HookRunner, executeTool } from 'toolhooks';
+import { MetricsHook } from 'toolhooks/hooks';
+import { startTelemetry } from 'toolhooks/node';
 import { policyHook } from './agent-tools.js';
 
 // Metrics only, pulled by Prometheus: no OTLP export for any signal.

@@ -2,8 +2,8 @@
  * The small agent the demo and examples share: a few tools, the hooks that govern them, and a
  * scripted list of tool calls an LLM might make. No network, no model: every tool is local.
  */
-import type { Executor, ToolHook, ToolHookEvent } from '../src/index.js';
-import { abort, redirect, skip } from '../src/index.js';
+import type { Executor, ToolHook, ToolHookEvent } from 'toolhooks';
+import { abort, redirect, skip } from 'toolhooks';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

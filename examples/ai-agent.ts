@@ -9,10 +9,10 @@ import { OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import type { ToolHook } from '../src/index.js';
-import { HookRunner, abort, redirect, skip } from '../src/index.js';
-import { recordInvalidToolCalls, withHooks } from '../src/adapters/ai/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import type { ToolHook } from 'toolhooks';
+import { HookRunner, abort, redirect, skip } from 'toolhooks';
+import { recordInvalidToolCalls, withHooks } from 'toolhooks/ai';
+import { startTelemetry } from 'toolhooks/node';
 
 // Each finished trace is printed as a tree, with the AI SDK's own spans (from @ai-sdk/otel).
 const telemetry = await startTelemetry({ console: 'tree' });

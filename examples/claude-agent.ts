@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
-import { HookRunner, abort, redirect, skip } from '../src/index.js';
-import { claudeAgentHooks } from '../src/adapters/claude/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import { HookRunner, abort, redirect, skip } from 'toolhooks';
+import { claudeAgentHooks } from 'toolhooks/claude';
+import { startTelemetry } from 'toolhooks/node';
 import { startFakeMessagesApi, toolResultsIn } from './support/fake-messages-api.js';
 
 const telemetry = await startTelemetry({ console: 'tree' });

@@ -4,9 +4,9 @@
  * It exports over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318, the
  * collector), makes a few tool calls, flushes, and prints where to look.
  */
-import { HookAbortError, HookRunner, abort, executeTool } from '../src/index.js';
-import { LoggingHook, MetricsHook } from '../src/hooks/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import { HookAbortError, HookRunner, abort, executeTool } from 'toolhooks';
+import { LoggingHook, MetricsHook } from 'toolhooks/hooks';
+import { startTelemetry } from 'toolhooks/node';
 
 const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || 'http://localhost:4318';
 const telemetry = await startTelemetry({ serviceName: 'toolhooks-compose-example', endpoint });

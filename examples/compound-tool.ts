@@ -2,8 +2,8 @@
  * CompoundTool: an agent step (here a fake LLM that writes SQL) then an executor step, with a hook
  * that rewrites the agent's output before it runs. Run: npx tsx examples/compound-tool.ts
  */
-import { CompoundTool, HookRunner, redirect } from '../src/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import { CompoundTool, HookRunner, redirect } from 'toolhooks';
+import { startTelemetry } from 'toolhooks/node';
 
 // Prints each trace as a tree; without `console`, startTelemetry exports over OTLP instead.
 const telemetry = await startTelemetry({ console: 'tree' });

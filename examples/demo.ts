@@ -15,30 +15,28 @@ import { join } from 'node:path';
 import type { DiagLogger } from '@opentelemetry/api';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import pino from 'pino';
-import { HookAbortError, HookRunner, executeTool } from '../src/index.js';
-import { LoggingHook, MetricsHook, otelDestination } from '../src/hooks/index.js';
-import { startTelemetry } from '../src/node/index.js';
-import { escapeControlCharacters } from '../src/telemetry/capture.js';
+import { HookAbortError, HookRunner, executeTool } from 'toolhooks';
+import { LoggingHook, MetricsHook, otelDestination } from 'toolhooks/hooks';
+import { startTelemetry } from 'toolhooks/node';
 import { SCRIPT, SummaryHook, brokenHook, createCacheHook, createTools, policyHook, policyV2Hook, retryHook } from './agent-tools.js';
 
 const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;
-/** The endpoint as printed: control characters escaped, like everything toolhooks prints. */
-const shownEndpoint = escapeControlCharacters(String(endpoint));
 const logFile = join(tmpdir(), 'toolhooks-demo.log');
 
 /**
  * OTel reports export problems through `diag`, once per signal and outage; the demo turns the first one
- * into a single line and stays quiet after it.
+ * into a single line and stays quiet after it. (toolhooks' own diag lines arrive with control
+ * characters already escaped.)
  */
 let exportFailure: string | undefined;
 const demoDiag: DiagLogger = {
   warn: (message: string) => {
-    if (!message.includes('export failed') && !message.includes('still failing')) return void console.error(escapeControlCharacters(message));
+    if (!message.includes('export failed') && !message.includes('still failing')) return void console.error(message);
     if (exportFailure !== undefined) return;
     exportFailure = message;
-    console.error(`toolhooks-demo: the collector at ${shownEndpoint} could not be reached (${escapeControlCharacters(/\(([^)]*)\)/.exec(message)?.[1] ?? message)}); the tool calls go on, their telemetry is dropped`);
+    console.error(`toolhooks-demo: the collector at ${endpoint} could not be reached (${/\(([^)]*)\)/.exec(message)?.[1] ?? message}); the tool calls go on, their telemetry is dropped`);
   },
-  error: (message: string) => console.error(escapeControlCharacters(message)),
+  error: (message: string) => console.error(message),
   info: () => undefined,
   debug: () => undefined,
   verbose: () => undefined,
@@ -80,11 +78,11 @@ async function main(): Promise<void> {
   console.log(`  abort rate   ${(rate * 100).toFixed(1)}%`);
   console.log(`  hook errors  ${summary.hookErrors} (swallowed; the calls went on)`);
   console.log(`  would abort  ${summary.wouldAbort} (policy-v2 in audit mode; nothing was stopped by it)`);
-  console.log(`  logs         ${escapeControlCharacters(logFile)} (one JSON record per decision and outcome, with trace_id/span_id)`);
+  console.log(`  logs         ${logFile} (one JSON record per decision and outcome, with trace_id/span_id)`);
   if (endpoint !== undefined && exportFailure !== undefined) {
-    console.log(`\nThe collector at ${shownEndpoint} could not be reached: nothing was exported. Is it up? (docker compose up -d)`);
+    console.log(`\nThe collector at ${endpoint} could not be reached: nothing was exported. Is it up? (docker compose up -d)`);
   } else if (endpoint !== undefined) {
-    console.log(`\nTraces, metrics and logs were sent to ${shownEndpoint}.`);
+    console.log(`\nTraces, metrics and logs were sent to ${endpoint}.`);
     if (/^https?:\/\/(localhost|127\.0\.0\.1):4318\/?$/.test(endpoint)) {
       console.log('  Jaeger:     http://localhost:16686/search?service=toolhooks-demo  (operation "execute_tool shell", tag toolhooks.outcome=aborted)');
       console.log('  Prometheus: http://localhost:9090/graph?g0.expr=all%3Atoolhooks_abort_ratio%3Arate5m');

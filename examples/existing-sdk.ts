@@ -7,9 +7,9 @@
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { InMemoryMetricExporter, AggregationTemporality, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { HookRunner, executeTool, skip } from '../src/index.js';
-import { MetricsHook } from '../src/hooks/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import { HookRunner, executeTool, skip } from 'toolhooks';
+import { MetricsHook } from 'toolhooks/hooks';
+import { startTelemetry } from 'toolhooks/node';
 
 // The app's own SDK, set up before toolhooks is involved (here with in-memory exporters to show what it got).
 const spans = new InMemorySpanExporter();

@@ -10,10 +10,10 @@ import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { createAgent, tool } from 'langchain';
 import { z } from 'zod';
-import type { ToolHook } from '../src/index.js';
-import { HookAbortError, HookRunner, abort, redirect, skip } from '../src/index.js';
-import { toolhooksMiddleware } from '../src/adapters/langchain/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import type { ToolHook } from 'toolhooks';
+import { HookAbortError, HookRunner, abort, redirect, skip } from 'toolhooks';
+import { toolhooksMiddleware } from 'toolhooks/langchain';
+import { startTelemetry } from 'toolhooks/node';
 
 const telemetry = await startTelemetry({ console: 'tree' });
 

@@ -11,10 +11,10 @@ import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import type { ToolHook } from '../src/index.js';
-import { HookRunner, abort, redirect, skip } from '../src/index.js';
-import { recordInvalidToolCalls, withHooks } from '../src/adapters/mastra/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import type { ToolHook } from 'toolhooks';
+import { HookRunner, abort, redirect, skip } from 'toolhooks';
+import { recordInvalidToolCalls, withHooks } from 'toolhooks/mastra';
+import { startTelemetry } from 'toolhooks/node';
 
 const telemetry = await startTelemetry({ console: 'tree' });
 

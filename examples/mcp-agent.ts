@@ -12,10 +12,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ToolHook } from '../src/index.js';
-import { HookAbortError, HookRunner, abort, skip } from '../src/index.js';
-import { McpToolError, withMcpHooks } from '../src/adapters/mcp/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import type { ToolHook } from 'toolhooks';
+import { HookAbortError, HookRunner, abort, skip } from 'toolhooks';
+import { McpToolError, withMcpHooks } from 'toolhooks/mcp';
+import { startTelemetry } from 'toolhooks/node';
 
 // Each finished trace is printed as a tree (with the AI SDK's own spans, when it records them).
 const telemetry = await startTelemetry({ console: 'tree' });

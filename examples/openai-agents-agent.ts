@@ -9,10 +9,10 @@
 import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
 import { Agent, Runner, ToolCallError, Usage, tool } from '@openai/agents';
 import { z } from 'zod';
-import type { ToolHook } from '../src/index.js';
-import { HookRunner, abort, redirect, skip } from '../src/index.js';
-import { withHooks } from '../src/adapters/openai-agents/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import type { ToolHook } from 'toolhooks';
+import { HookRunner, abort, redirect, skip } from 'toolhooks';
+import { withHooks } from 'toolhooks/openai-agents';
+import { startTelemetry } from 'toolhooks/node';
 
 const telemetry = await startTelemetry({ console: 'tree' });
 

@@ -2,9 +2,9 @@
  * A fail-closed security gate: when the policy service behind the hook is down or slow, shell calls
  * are refused instead of running unchecked. Run: npx tsx examples/policy-gate.ts
  */
-import type { ToolHook } from '../src/index.js';
-import { HookAbortError, HookRunner, executeTool } from '../src/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import type { ToolHook } from 'toolhooks';
+import { HookAbortError, HookRunner, executeTool } from 'toolhooks';
+import { startTelemetry } from 'toolhooks/node';
 
 // Prints each trace as a tree; without `console`, startTelemetry exports over OTLP instead.
 const telemetry = await startTelemetry({ console: 'tree' });

@@ -2,9 +2,9 @@
  * Quickstart: one hook, three tool calls through executeTool — one that runs, one redirected to a
  * sandbox tool, one aborted. Run: npx tsx examples/quickstart.ts
  */
-import type { ToolHook } from '../src/index.js';
-import { HookAbortError, HookRunner, abort, executeTool, redirect } from '../src/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import type { ToolHook } from 'toolhooks';
+import { HookAbortError, HookRunner, abort, executeTool, redirect } from 'toolhooks';
+import { startTelemetry } from 'toolhooks/node';
 
 // Prints each trace as a tree; without `console`, startTelemetry exports over OTLP instead.
 const telemetry = await startTelemetry({ console: 'tree' });

@@ -2,8 +2,8 @@
  * runWithRetry: an operation driven by a prompt note, retried with the previous error appended to
  * the note, and a hook that aborts when the error is not worth retrying. Run: npx tsx examples/retry.ts
  */
-import { HookRunner, abort, runWithRetry } from '../src/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import { HookRunner, abort, runWithRetry } from 'toolhooks';
+import { startTelemetry } from 'toolhooks/node';
 
 // Prints each trace as a tree; without `console`, startTelemetry exports over OTLP instead.
 const telemetry = await startTelemetry({ console: 'tree' });

@@ -2,8 +2,8 @@
  * runPlan: a three-step plan; a hook aborts the deploy step and the plan goes on.
  * Run: npx tsx examples/run-plan.ts
  */
-import { HookRunner, abort, runPlan } from '../src/index.js';
-import { startTelemetry } from '../src/node/index.js';
+import { HookRunner, abort, runPlan } from 'toolhooks';
+import { startTelemetry } from 'toolhooks/node';
 
 // Prints each trace as a tree; without `console`, startTelemetry exports over OTLP instead.
 const telemetry = await startTelemetry({ console: 'tree' });

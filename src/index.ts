@@ -34,7 +34,7 @@ export type {
 } from './hook.js';
 export { HookRunner } from './runner/hook-runner.js';
 export type { HookRunnerOptions, RunOptions } from './runner/hook-runner.js';
-export type { CaptureOptions } from './telemetry/capture.js';
+export type { CaptureOptions } from './telemetry/capture/options.js';
 export { executeTool } from './flows/execute-tool.js';
 export type { ExecuteToolOptions, Executor, ExecutorContext } from './flows/execute-tool.js';
 export { CompoundTool } from './flows/compound-tool.js';

@@ -2,14 +2,13 @@
  * CompoundTool: an agent step followed by an executor step, with the hooks around the executor.
  */
 import { errorMessage } from '../internal/describe.js';
-import { diag } from '@opentelemetry/api';
 import { callObserver } from '../runner/guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner/hook-runner.js';
 import { runnerCore } from '../runner/core.js';
-import { diagSafe } from '../telemetry/capture.js';
 import { executeTool } from './execute-tool.js';
 import { optionalString, rejectUnknownOptions, requireFunction, requireObject } from '../internal/validate.js';
+import { report } from '../telemetry/warn-once.js';
 
 /** The agent of a {@link CompoundTool}: turns a prompt into output the executor acts on. */
 export interface CompoundAgent<S> {
@@ -82,7 +81,7 @@ export class CompoundTool<S = unknown> {
     if (stateUpdater !== undefined) {
       const failure = callObserver(() => stateUpdater(state, result));
       if (failure !== undefined) {
-        diag.warn(diagSafe(`toolhooks: CompoundTool "${this.name}" stateUpdater threw: ${errorMessage(failure.error)}`));
+        report('warn', `toolhooks: CompoundTool "${this.name}" stateUpdater threw: ${errorMessage(failure.error)}`);
       }
     }
     return { agentOutput, result };

@@ -4,7 +4,7 @@
  * What each decision does: docs/flows.md.
  */
 import type { Span } from '@opentelemetry/api';
-import type { Redirect } from '../decisions.js';
+import type { HookDecision, Redirect, Skip } from '../decisions.js';
 import { mergeArgs } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
 import type { ToolArgs } from '../hook.js';
@@ -118,10 +118,12 @@ export interface CallPlan<S> extends CallSpec<S> {
   readonly resolveTool: (name: string) => Executor | undefined;
   readonly maxReexecutions: number;
   readonly maxRetries: number;
+  /** runWithRetry's policy; undefined for every other call. */
+  readonly retry?: RetryPolicy | undefined;
 }
 
 /** Validates executeTool options; every problem is reported before any hook runs. @internal */
-export function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> {
+function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> {
   requireObject(options, `${where}(options)`);
   rejectUnknownOptions(options, OPTIONS, where);
   const core = runnerCore<S>(options.hooks, where);
@@ -173,31 +175,64 @@ export function runToolCall<S>(plan: CallPlan<S>): Promise<unknown> {
 }
 
 /**
- * The decision loop of one call, run inside its `execute_tool` span. It ends the call itself
+ * A retry policy over the decision loop (runWithRetry's): it owns the input of each attempt (a note)
+ * and decides, after a failed attempt the hooks did not settle, whether to go again. With a policy the
+ * loop also: turns a Skip's stub into the call's result through {@link RetryPolicy.stub} and gives an
+ * on_error Skip to after_tool; reports after_tool's duration since the call started; and returns
+ * {@link RetryPolicy.exhausted}'s value (the call `failed`) instead of throwing when no attempt is left.
+ * A Redirect changes the policy's input, never the tool or the arguments hooks see. @internal
+ */
+export interface RetryPolicy {
+  readonly maxAttempts: number;
+  /** What a Skip's stub becomes as the call's result. */
+  stub(decision: Skip): unknown;
+  /** A before_tool Redirect: the input of every attempt from now on. */
+  redirect(decision: Redirect): void;
+  /**
+   * After failed attempt `attempt` (its on_error decision Continue or Redirect): whether to try again,
+   * with the input set for it. False ends the call with {@link exhausted}.
+   */
+  again(decision: HookDecision, error: unknown, attempt: number): boolean;
+  /** The call's result once no attempt is left. */
+  exhausted(error: unknown, attempts: number): unknown;
+}
+
+/**
+ * The decision loop of one call, run inside its `execute_tool` span: the one loop every flow and
+ * adapter runs a call through (runWithRetry with its {@link RetryPolicy}). It ends the call itself
  * (`call.returned` / `call.threw`), so that a call costs this one async frame.
  */
 async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown> {
+  const retry = plan.retry;
   let args = plan.args;
   let attempt = 1;
+  const callStarted = retry === undefined ? 0 : performance.now();
   try {
     // Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
     let before = call.before(args);
     if (before instanceof Promise) before = await before;
     if (before.kind === 'skip') {
       call.outcome = 'skipped';
+      const stub = retry === undefined ? before.stubResult : retry.stub(before);
       // afterTool still sees the stub (and its Abort still raises); nothing is re-executed for a tool that never ran.
-      const after = call.after(args, before.stubResult, 0, attempt);
+      const after = call.after(args, stub, 0, attempt);
       if (after instanceof Promise) await after;
-      return call.returned(before.stubResult);
+      return call.returned(stub);
     }
-    if (before.kind === 'redirect') args = applyRedirect(call, args, before);
+    if (before.kind === 'redirect') {
+      if (retry === undefined) args = applyRedirect(call, args, before);
+      else {
+        call.redirected = true;
+        retry.redirect(before);
+      }
+    }
     // The duration is for afterTool hooks only: without any, the clock is not read.
     const timed = call.timesExecution;
 
     for (;;) {
       const toolName = call.effectiveToolName;
       const executor = toolName === plan.toolName ? plan.execute : (plan.resolveTool(toolName) ?? plan.execute);
-      const started = timed ? performance.now() : 0;
+      const started = timed ? (retry === undefined ? performance.now() : callStarted) : 0;
       let result: unknown;
       let span: Span | undefined;
       try {
@@ -212,7 +247,18 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
         const decision = await call.onError(args, error, attempt);
         if (decision.kind === 'skip') {
           call.outcome = 'recovered';
-          return call.returned(decision.stubResult);
+          if (retry === undefined) return call.returned(decision.stubResult);
+          return await afterThenReturn(call, args, retry.stub(decision), started, attempt);
+        }
+        if (retry !== undefined) {
+          if (!retry.again(decision, error, attempt)) {
+            call.markFailed(error);
+            return await afterThenReturn(call, args, retry.exhausted(error, attempt), started, attempt);
+          }
+          call.retries += 1;
+          if (decision.kind === 'redirect') call.redirected = true;
+          attempt += 1;
+          continue;
         }
         if (decision.kind === 'redirect' && call.retries < plan.maxRetries) {
           call.retries += 1;
@@ -223,6 +269,7 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
         }
         throw error;
       }
+      if (retry !== undefined && attempt > 1) call.outcome = 'recovered';
       const durationMs = timed ? performance.now() - started : 0;
       let after = call.after(args, result, durationMs, attempt);
       if (after instanceof Promise) after = await after;
@@ -238,6 +285,13 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
     call.threw(error);
     throw error;
   }
+}
+
+/** Runs after_tool with `value` (a retry policy's stub or exhaustion result) and ends the call with it. */
+async function afterThenReturn<S>(call: ToolCall<S>, args: ToolArgs, value: unknown, started: number, attempt: number): Promise<unknown> {
+  const after = call.after(args, value, started === 0 ? 0 : performance.now() - started, attempt);
+  if (after instanceof Promise) await after;
+  return call.returned(value);
 }
 
 function applyRedirect<S>(call: ToolCall<S>, args: ToolArgs, decision: Redirect): ToolArgs {

@@ -3,16 +3,15 @@
  * fails, with the hooks deciding at every step.
  */
 import { errorMessage } from '../internal/describe.js';
-import { diag } from '@opentelemetry/api';
-import type { Skip } from '../decisions.js';
-import { HookAbortError } from '../errors.js';
+import type { HookDecision, Redirect, Skip } from '../decisions.js';
 import { callSync } from '../runner/guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner/hook-runner.js';
 import { runnerCore } from '../runner/core.js';
-import { diagSafe } from '../telemetry/capture.js';
 import { optionalCount, optionalString, rejectUnknownOptions, requireArgs, requireFunction, requireObject, requireToolName } from '../internal/validate.js';
-import { ToolCall } from './tool-call.js';
+import type { CallPlan, RetryPolicy } from './execute-tool.js';
+import { runToolCall } from './execute-tool.js';
+import { report } from '../telemetry/warn-once.js';
 
 /** Options of {@link runWithRetry}. */
 export interface RunWithRetryOptions<S> {
@@ -72,7 +71,8 @@ export async function runWithRetry<S>(
   if (enrichNote !== undefined) requireFunction(enrichNote, 'runWithRetry: enrichNote');
   if (isRetryable !== undefined) requireFunction(isRetryable, 'runWithRetry: isRetryable');
   const maxAttempts = optionalCount(options.maxAttempts, 2, 'runWithRetry: maxAttempts', 1);
-  const call = new ToolCall<S>({
+  const policy = new NotePolicy(note, maxAttempts, enrichNote, isRetryable, toolName);
+  const plan: CallPlan<S> = {
     core,
     toolName,
     args,
@@ -81,8 +81,13 @@ export async function runWithRetry<S>(
     toolDescription: optionalString(options.toolDescription, 'runWithRetry: toolDescription'),
     agentName: optionalString(options.agentName, 'runWithRetry: agentName'),
     checkSkip: stubProblem,
-  });
-  return call.within(retry, { operation, note, maxAttempts, enrichNote, isRetryable });
+    execute: () => operation(policy.current),
+    resolveTool: noTool,
+    maxReexecutions: 0,
+    maxRetries: 0,
+    retry: policy,
+  };
+  return runToolCall(plan) as Promise<string>;
 }
 
 const OPTIONS = [
@@ -99,68 +104,49 @@ const OPTIONS = [
   'agentName',
 ] as const;
 
-interface RetryJob {
-  readonly operation: (note: string) => string | Promise<string>;
-  readonly note: string;
-  readonly maxAttempts: number;
-  readonly enrichNote: ((note: string, error: unknown) => string) | undefined;
-  readonly isRetryable: ((error: unknown) => boolean) | undefined;
-}
+/**
+ * runWithRetry's retry policy over the one decision loop: each attempt runs the operation with the
+ * current note; a Redirect's `newArgs.note` replaces it, else the next note is the base note enriched
+ * with the error.
+ */
+class NotePolicy implements RetryPolicy {
+  /** The note the next attempt runs with. */
+  current: string;
+  #base: string;
 
-/** The retry loop, inside the call's span; it ends the call itself. */
-async function retry<S>(job: RetryJob, call: ToolCall<S>): Promise<string> {
-  const args = call.args;
-  const started = performance.now();
-  const finish = async (result: string, attempt: number, durationMs: number): Promise<string> => {
-    await call.after(args, result, durationMs, attempt);
-    return call.returned(result);
-  };
-  try {
-    let baseNote = job.note;
-    const before = await call.before(args);
-    if (before.kind === 'skip') {
-      call.outcome = 'skipped';
-      return await finish(serialiseStub(before), 1, 0);
-    }
-    if (before.kind === 'redirect') {
-      call.redirected = true;
-      baseNote = noteFrom(before, baseNote);
-    }
-    let current = baseNote;
-    let lastError: unknown;
-    let attempt = 1;
-    for (; attempt <= job.maxAttempts; attempt += 1) {
-      try {
-        const result = (await call.execute(call.toolName, attempt, runOperation, job.operation, current)) as string;
-        if (attempt > 1) call.outcome = 'recovered';
-        return await finish(result, attempt, performance.now() - started);
-      } catch (error) {
-        if (error instanceof HookAbortError) throw error;
-        lastError = error;
-        const decision = await call.onError(args, error, attempt);
-        if (decision.kind === 'skip') {
-          call.outcome = 'recovered';
-          return await finish(serialiseStub(decision), attempt, performance.now() - started);
-        }
-        if (!retryable(job.isRetryable, error, call.toolName)) break;
-        if (attempt < job.maxAttempts) {
-          call.retries += 1;
-          current = decision.kind === 'redirect' ? noteFrom(decision, baseNote) : enrich(job.enrichNote, baseNote, error, call.toolName);
-          if (decision.kind === 'redirect') call.redirected = true;
-        }
-      }
-    }
-    const attempts = Math.min(attempt, job.maxAttempts);
-    call.markFailed(lastError);
-    return await finish(JSON.stringify({ success: false, error: errorMessage(lastError), attempts }), attempts, performance.now() - started);
-  } catch (error) {
-    call.threw(error);
-    throw error;
+  constructor(
+    note: string,
+    readonly maxAttempts: number,
+    readonly enrichNote: ((note: string, error: unknown) => string) | undefined,
+    readonly isRetryable: ((error: unknown) => boolean) | undefined,
+    readonly toolName: string,
+  ) {
+    this.current = note;
+    this.#base = note;
+  }
+
+  stub(decision: Skip): string {
+    return serialiseStub(decision);
+  }
+
+  redirect(decision: Redirect): void {
+    this.#base = noteFrom(decision, this.#base);
+    this.current = this.#base;
+  }
+
+  again(decision: HookDecision, error: unknown, attempt: number): boolean {
+    if (!retryable(this.isRetryable, error, this.toolName) || attempt >= this.maxAttempts) return false;
+    this.current = decision.kind === 'redirect' ? noteFrom(decision, this.#base) : enrich(this.enrichNote, this.#base, error, this.toolName);
+    return true;
+  }
+
+  exhausted(error: unknown, attempts: number): string {
+    return JSON.stringify({ success: false, error: errorMessage(error), attempts });
   }
 }
 
-function runOperation(operation: (note: string) => string | Promise<string>, note: string): string | Promise<string> {
-  return operation(note);
+function noTool(): undefined {
+  return undefined;
 }
 
 function noteFrom(decision: { newArgs?: Readonly<Record<string, unknown>> }, fallback: string): string {
@@ -194,10 +180,9 @@ function enrich(
   if (enrichNote === undefined) return defaultEnrichNote(note, error);
   const result = callSync(() => enrichNote(note, error));
   if (result.ok && typeof result.value === 'string') return result.value;
-  diag.warn(
-    diagSafe(
-      `toolhooks: runWithRetry "${toolName}": enrichNote ${result.ok ? 'did not return a string' : `threw (${errorMessage(result.error)})`}; using the default enrichment`,
-    ),
+  report(
+    'warn',
+    `toolhooks: runWithRetry "${toolName}": enrichNote ${result.ok ? 'did not return a string' : `threw (${errorMessage(result.error)})`}; using the default enrichment`,
   );
   return defaultEnrichNote(note, error);
 }
@@ -206,6 +191,6 @@ function retryable(isRetryable: ((error: unknown) => boolean) | undefined, error
   if (isRetryable === undefined) return true;
   const result = callSync(() => isRetryable(error));
   if (result.ok) return Boolean(result.value);
-  diag.warn(diagSafe(`toolhooks: runWithRetry "${toolName}": isRetryable threw (${errorMessage(result.error)}); not retrying`));
+  report('warn', `toolhooks: runWithRetry "${toolName}": isRetryable threw (${errorMessage(result.error)}); not retrying`);
   return false;
 }

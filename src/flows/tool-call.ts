@@ -9,7 +9,7 @@
  * @internal
  */
 import type { Attributes, Context, Span } from '@opentelemetry/api';
-import { INVALID_TRACEID, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import type { HookDecision, Skip } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
@@ -17,7 +17,8 @@ import { HookAbortError } from '../errors.js';
 import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
 import type { PhaseRequest } from '../runner/phase.js';
-import { endSpan, reportTelemetryFailure, startSpanSafely } from '../telemetry/failures.js';
+import { reportTelemetryFailure } from '../telemetry/failures.js';
+import { endSpan, hasTraceId, isDroppedSpanIn, isRecording, setSpanAttributes, startSpan } from '../telemetry/span.js';
 import {
   ATTR_ATTEMPT,
   ATTR_ERROR_TYPE,
@@ -144,21 +145,13 @@ export class ToolCall<S = unknown> {
     const parent = this.#adopted ? undefined : activeContext();
     const span = this.#adopted
       ? adoptSpan(spec.span, this.#startAttributes(spec))
-      : parent !== undefined && underDroppedParent(parent)
+      : parent !== undefined && isDroppedSpanIn(parent)
         ? undefined
-        : startSpanSafely(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, this.#startAttributes(spec), parent);
-    let recording = false;
-    let active: Span | undefined;
-    try {
-      if (span !== undefined) {
-        recording = span.isRecording();
-        // The API's no-op tracer (no SDK) answers with the all-zero trace id: nothing to make active.
-        // A sampled-out span has a real id: active, it passes its decision on to the tool's spans.
-        if (recording || span.spanContext().traceId !== INVALID_TRACEID) active = span;
-      }
-    } catch (error) {
-      reportTelemetryFailure('startSpan', error);
-    }
+        : startSpan(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, this.#startAttributes(spec), parent);
+    const recording = span !== undefined && isRecording(span);
+    // The API's no-op tracer (no SDK) answers with the all-zero trace id: nothing to make active.
+    // A sampled-out span has a real id: active, it passes its decision on to the tool's spans.
+    const active = span !== undefined && (recording || hasTraceId(span)) ? span : undefined;
     this.#span = recording ? span : undefined;
     this.#active = active;
     this.#request = new CallPhaseRequest(spec as CallSpec<unknown>, recording);
@@ -261,7 +254,7 @@ export class ToolCall<S = unknown> {
    * {@link failExecute}, in its own async frame (one frame less per call than awaiting here).
    */
   startExecute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): { readonly span: Span | undefined; readonly result: unknown } {
-    const span = this.#span === undefined ? undefined : startSpanSafely(this.#core.tracer, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
+    const span = this.#span === undefined ? undefined : startSpan(this.#core.tracer, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
     if (span === undefined) return { span, result: run(a, b) };
     try {
       return { span, result: context.with(trace.setSpan(context.active(), span), run, undefined, a, b) };
@@ -279,26 +272,8 @@ export class ToolCall<S = unknown> {
   /** Ends an executor run's span after the executor threw: `error.type` and status ERROR. */
   failExecute(span: Span | undefined, error: unknown): void {
     if (span === undefined) return;
-    try {
-      span.setAttribute(ATTR_ERROR_TYPE, errorTypeOf(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: this.#core.capture.limit(errorMessage(error)) });
-    } catch (failure) {
-      reportTelemetryFailure('toolhooks.execute status', failure);
-    }
+    setSpanAttributes(span, 'toolhooks.execute status', { [ATTR_ERROR_TYPE]: errorTypeOf(error) }, this.#core.capture.limit(errorMessage(error)));
     endSpan(span);
-  }
-
-  /** Runs the executor once under its span and settles it: the whole run, for flows with their own loop. */
-  async execute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): Promise<unknown> {
-    const started = this.startExecute(toolName, attempt, run, a, b);
-    try {
-      const result = await started.result;
-      this.endExecute(started.span);
-      return result;
-    } catch (error) {
-      this.failExecute(started.span, error);
-      throw error;
-    }
   }
 
   #finish(outcome: Outcome, result: unknown, error: unknown): void {
@@ -308,22 +283,17 @@ export class ToolCall<S = unknown> {
     const errorType = failed ? errorTypeOf(error) : undefined;
     const capturedResult = !failed && capture.results ? capture.serialize(result) : undefined;
     if (span !== undefined) {
-      try {
-        const attributes: Attributes = {
-          [ATTR_OUTCOME]: outcome,
-          [ATTR_REDIRECTED]: this.redirected,
-          [ATTR_RETRIES]: this.retries,
-          [ATTR_REEXECUTIONS]: this.reexecutions,
-          [ATTR_HOOK_ERRORS]: this.#request.tally.hookErrors,
-        };
-        if (this.redirected) attributes[ATTR_TOOL_EFFECTIVE_NAME] = this.effectiveToolName;
-        if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
-        if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
-        span.setAttributes(attributes);
-        if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: capture.limit(errorMessage(error)) });
-      } catch (failure) {
-        reportTelemetryFailure('execute_tool attributes', failure);
-      }
+      const attributes: Attributes = {
+        [ATTR_OUTCOME]: outcome,
+        [ATTR_REDIRECTED]: this.redirected,
+        [ATTR_RETRIES]: this.retries,
+        [ATTR_REEXECUTIONS]: this.reexecutions,
+        [ATTR_HOOK_ERRORS]: this.#request.tally.hookErrors,
+      };
+      if (this.redirected) attributes[ATTR_TOOL_EFFECTIVE_NAME] = this.effectiveToolName;
+      if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
+      if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
+      setSpanAttributes(span, 'execute_tool attributes', attributes, failed ? capture.limit(errorMessage(error)) : undefined);
     }
     if (this.#core.hasObservers) {
       const event: Mutable<ToolEvent> = {
@@ -350,11 +320,7 @@ export class ToolCall<S = unknown> {
 
 /** The framework's span with the call's start attributes added; never throws. */
 function adoptSpan(span: Span | undefined, attributes: Attributes): Span | undefined {
-  try {
-    span?.setAttributes(attributes);
-  } catch (error) {
-    reportTelemetryFailure('execute_tool attributes', error);
-  }
+  if (span !== undefined) setSpanAttributes(span, 'execute_tool attributes', attributes);
   return span;
 }
 
@@ -365,16 +331,6 @@ function activeContext(): Context | undefined {
   } catch (error) {
     reportTelemetryFailure('context.active', error);
     return undefined;
-  }
-}
-
-/** Whether the context's span is one the app's sampler dropped (valid, not recording). Never throws. */
-function underDroppedParent(parent: Context): boolean {
-  try {
-    const span = trace.getSpan(parent);
-    return span !== undefined && !span.isRecording() && span.spanContext().traceId !== INVALID_TRACEID;
-  } catch {
-    return false;
   }
 }
 

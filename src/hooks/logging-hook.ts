@@ -1,10 +1,12 @@
 /**
  * LoggingHook: writes the runner's observer events as structured pino records, linked to their spans.
  */
-import { isSpanContextValid, trace } from '@opentelemetry/api';
+import { isSpanContextValid } from '@opentelemetry/api';
 import pino from 'pino';
 import type { Level, LevelWithSilentOrString, Logger } from 'pino';
+import { anything, object, readOptions, string } from '../internal/validate.js';
 import type { PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
+import { activeSpanContext } from '../telemetry/span.js';
 import {
   ATTR_DECISION,
   ATTR_DECISION_REASON,
@@ -94,6 +96,7 @@ export class LoggingHook implements ToolHook {
   readonly #failures = new FailureCounter('the tool call is unaffected');
 
   constructor(options: LoggingHookOptions = {}) {
+    readOptions(options, 'LoggingHook(options)', 'LoggingHook', { logger: object, level: string, tools: anything, name: string });
     this.name = options.name ?? 'LoggingHook';
     if (options.tools !== undefined) this.tools = options.tools;
     if (options.logger === undefined) {
@@ -174,7 +177,7 @@ export class LoggingHook implements ToolHook {
 
   #write(level: Level, fields: Fields, msg: string): void {
     // Read at write time: the runner delivers events inside the phase or execute_tool span's context.
-    const spanContext = trace.getActiveSpan()?.spanContext();
+    const spanContext = activeSpanContext();
     if (spanContext !== undefined && isSpanContextValid(spanContext)) {
       fields[LOG_TRACE_ID] = spanContext.traceId;
       fields[LOG_SPAN_ID] = spanContext.spanId;

@@ -4,6 +4,7 @@
  */
 import { metrics, ValueType } from '@opentelemetry/api';
 import type { Attributes, Counter, Histogram, Meter, MeterProvider } from '@opentelemetry/api';
+import { anything, object, readOptions, string } from '../internal/validate.js';
 import type { PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
 import {
   ATTR_DECISION,
@@ -83,6 +84,7 @@ export class MetricsHook implements ToolHook {
   readonly #failures = new FailureCounter('the tool call is unaffected');
 
   constructor(options: MetricsHookOptions = {}) {
+    readOptions(options, 'MetricsHook(options)', 'MetricsHook', { meter: object, tools: anything, name: string });
     this.name = options.name ?? 'MetricsHook';
     if (options.tools !== undefined) this.tools = options.tools;
     const meter = options.meter;

@@ -4,9 +4,10 @@
  */
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
-import { logs, SeverityNumber } from '@opentelemetry/api-logs';
-import type { AnyValueMap, Logger as OTelLogger, LoggerProvider, LogRecord } from '@opentelemetry/api-logs';
 import type { DestinationStream } from 'pino';
+import { currentLoggerProvider } from '../telemetry/logger-provider.js';
+import type { EmittedLogRecord, EmittingLogger, EmittingLoggerProvider } from '../telemetry/logger-provider.js';
+import { readOptions, string } from '../internal/validate.js';
 import { INSTRUMENTATION_NAME, LOG_SPAN_ID, LOG_TRACE_FLAGS, LOG_TRACE_ID } from '../telemetry/semconv.js';
 import { FollowGlobal } from '../telemetry/follow-global.js';
 import { FailureCounter } from '../telemetry/warn-once.js';
@@ -25,18 +26,22 @@ export interface OTelDestinationOptions {
   readonly loggerName?: string;
 }
 
-/** pino's default numeric levels, mapped to OTel severities. Others are scaled onto the same range. */
-const SEVERITY_BY_LEVEL: ReadonlyMap<number, readonly [SeverityNumber, string]> = new Map([
-  [10, [SeverityNumber.TRACE, 'trace']],
-  [20, [SeverityNumber.DEBUG, 'debug']],
-  [30, [SeverityNumber.INFO, 'info']],
-  [40, [SeverityNumber.WARN, 'warn']],
-  [50, [SeverityNumber.ERROR, 'error']],
-  [60, [SeverityNumber.FATAL, 'fatal']],
+/**
+ * pino's default numeric levels, mapped to OTel severity numbers (the Logs data model's TRACE 1, DEBUG 5,
+ * INFO 9, WARN 13, ERROR 17, FATAL 21). Others are scaled onto the same 1..24 range.
+ */
+const SEVERITY_BY_LEVEL: ReadonlyMap<number, readonly [number, string]> = new Map([
+  [10, [1, 'trace']],
+  [20, [5, 'debug']],
+  [30, [9, 'info']],
+  [40, [13, 'warn']],
+  [50, [17, 'error']],
+  [60, [21, 'fatal']],
 ]);
 
 /**
- * A pino destination that sends each record to the global OTel LoggerProvider (`@opentelemetry/api-logs`),
+ * A pino destination that sends each record to the app's global OTel LoggerProvider — registered through
+ * `@opentelemetry/api` 1.10's `logs` (SDK 3) or through `@opentelemetry/api-logs` (SDK 2) —
  * with the trace context the record carries (`trace_id`, `span_id`, `trace_flags`, else the context active
  * at write time). Add it to a `pino.multistream` next to your own destination. {@link LoggingHook}'s default
  * logger already includes it; use this when you give LoggingHook a logger of your own and want its records
@@ -56,17 +61,18 @@ const SEVERITY_BY_LEVEL: ReadonlyMap<number, readonly [SeverityNumber, string]> 
  * ```
  */
 export function otelDestination(options: OTelDestinationOptions = {}): DestinationStream {
+  readOptions(options, 'otelDestination(options)', 'otelDestination', { loggerName: string });
   return new OTelDestination(options.loggerName ?? INSTRUMENTATION_NAME);
 }
 
 class OTelDestination implements DestinationStream {
   // getLogger() may be costly, so the logger is kept until the global provider changes.
-  readonly #logger: FollowGlobal<LoggerProvider, OTelLogger>;
+  readonly #logger: FollowGlobal<EmittingLoggerProvider, EmittingLogger>;
   readonly #failures = new FailureCounter('the record still went to the other destinations');
 
   constructor(name: string) {
     this.#logger = new FollowGlobal(
-      () => logs.getLoggerProvider(),
+      currentLoggerProvider,
       (provider) => provider.getLogger(name, VERSION),
     );
   }
@@ -83,7 +89,7 @@ class OTelDestination implements DestinationStream {
   }
 }
 
-function toLogRecord(fields: Record<string, unknown>): LogRecord {
+function toLogRecord(fields: Record<string, unknown>): EmittedLogRecord {
   const {
     level,
     time,
@@ -96,9 +102,9 @@ function toLogRecord(fields: Record<string, unknown>): LogRecord {
     [LOG_TRACE_FLAGS]: traceFlags,
     ...attributes
   } = fields;
-  const record: LogRecord = {
+  const record: EmittedLogRecord = {
     timestamp: toTimestamp(time),
-    attributes: attributes as AnyValueMap,
+    attributes,
     context: recordContext(traceId, spanId, traceFlags),
   };
   if (typeof level === 'number') {
@@ -111,12 +117,12 @@ function toLogRecord(fields: Record<string, unknown>): LogRecord {
   return record;
 }
 
-function severityOf(level: number): readonly [SeverityNumber, string] {
+function severityOf(level: number): readonly [number, string] {
   const known = SEVERITY_BY_LEVEL.get(level);
   if (known !== undefined) return known;
   // Custom levels: place them on OTel's 1..24 scale the way pino's 10..60 range maps onto it.
   const scaled = Math.min(24, Math.max(1, Math.round(((level - 10) / 50) * 20) + 1));
-  return [scaled as SeverityNumber, String(level)];
+  return [scaled, String(level)];
 }
 
 function toTimestamp(time: unknown): number {

@@ -32,6 +32,24 @@ export function typeName(value: unknown): string {
 }
 
 /**
+ * How a value reads after "got" in an error message, quoting what the user passed: a string is quoted
+ * (`the string "5000"`, cut at 40 characters), a number or boolean is as written, anything else is its
+ * {@link typeName}. Never throws.
+ *
+ * @example
+ * ```ts
+ * quoteValue('5000'); // 'the string "5000"'
+ * quoteValue(2 ** 40); // '1099511627776'
+ * ```
+ */
+export function quoteValue(value: unknown): string {
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === undefined) return 'undefined';
+  return typeName(value);
+}
+
+/**
  * A copy of a RegExp without the `g` and `y` flags: those keep `lastIndex` between `test()` calls, so the
  * same key or tool name would match only every other time.
  */

@@ -1,14 +1,17 @@
 /**
- * Validation of what users pass to the runner, the flows and the adapters: bad input is a
- * TypeError/RangeError naming the parameter and the fix, raised before any hook runs.
+ * The one option-checking helper: what users pass to the runner, the flows, the adapters, the observer
+ * hooks, startTelemetry and replay. An unknown option is a TypeError naming the nearest known one; a
+ * value of the wrong type is a TypeError quoting what it got; a value out of range (a duration a timer
+ * cannot hold included) is a RangeError naming the option — all raised before any hook runs.
+ * {@link readOptions} checks a whole options object against a table of {@link OptionCheck}s.
  * @internal
  */
-import { typeName } from './describe.js';
+import { quoteValue, typeName } from './describe.js';
 import { isPlainObject } from '../decisions.js';
 import type { ToolArgs } from '../hook.js';
 
 export function requireObject(value: unknown, what: string): asserts value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') throw new TypeError(`${what} must be an object, got ${typeName(value)}`);
+  if (value === null || typeof value !== 'object') throw new TypeError(`${what} must be an object, got ${quoteValue(value)}`);
 }
 
 export function requireToolName(value: unknown, what: string): asserts value is string {
@@ -22,20 +25,119 @@ export function requireArgs(value: unknown, what: string): asserts value is Tool
 }
 
 export function requireFunction(value: unknown, what: string): void {
-  if (typeof value !== 'function') throw new TypeError(`${what} must be a function, got ${typeName(value)}`);
+  if (typeof value !== 'function') throw new TypeError(`${what} must be a function, got ${quoteValue(value)}`);
 }
 
 export function optionalCount(value: unknown, fallback: number, what: string, min = 0): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new RangeError(`${what} must be an integer >= ${min}, got ${String(value)}`);
-  }
-  return value;
+  return count(min)(value, what);
 }
 
-export function optionalString(value: unknown, what: string): string | undefined {
-  if (value !== undefined && typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${typeName(value)}`);
+/** The longest delay a timer can hold (Node clamps longer ones to 1 ms): 2^31 - 1 ms, about 24.8 days. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Checks one option's value: returns it, or throws a TypeError/RangeError naming `what` and quoting the value. */
+type OptionCheck<T = unknown> = (value: unknown, what: string) => T;
+
+/**
+ * Checks an options object: not an object → TypeError; an unknown key → TypeError naming the nearest
+ * known one (`hints` maps known misspellings); each given (not undefined) value through its check.
+ * `undefined` reads as `{}`. Returns the object, typed by the checks.
+ *
+ * @example
+ * ```ts
+ * const options = readOptions(raw, 'MetricsHook(options)', 'MetricsHook', { name: string, tools: anything, meter: object });
+ * ```
+ */
+export function readOptions<C extends Record<string, OptionCheck>>(
+  value: unknown,
+  what: string,
+  where: string,
+  checks: C,
+  hints: Readonly<Record<string, string>> = {},
+): { readonly [K in keyof C]?: ReturnType<C[K]> } {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${what} must be an object, got ${quoteValue(value)}`);
+  const known = Object.keys(checks);
+  rejectUnknownOptions(value, known, where, hints);
+  for (const key of known) {
+    const option: unknown = (value as Record<string, unknown>)[key];
+    if (option !== undefined) (checks[key] as OptionCheck)(option, `${where}: ${key}`);
+  }
+  return value as { readonly [K in keyof C]?: ReturnType<C[K]> };
+}
+
+/** Any value (checked elsewhere). */
+export const anything: OptionCheck = (value) => value;
+
+export const string: OptionCheck<string> = (value, what) => {
+  if (typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${quoteValue(value)}`);
   return value;
+};
+
+export const boolean: OptionCheck<boolean> = (value, what) => {
+  if (typeof value !== 'boolean') throw new TypeError(`${what} must be true or false, got ${quoteValue(value)}`);
+  return value;
+};
+
+export const func: OptionCheck<(...args: never[]) => unknown> = (value, what) => {
+  if (typeof value !== 'function') throw new TypeError(`${what} must be a function, got ${quoteValue(value)}`);
+  return value as (...args: never[]) => unknown;
+};
+
+export const object: OptionCheck<object> = (value, what) => {
+  if (value === null || typeof value !== 'object') throw new TypeError(`${what} must be an object, got ${quoteValue(value)}`);
+  return value;
+};
+
+export const abortSignal: OptionCheck<AbortSignal> = (value, what) => {
+  if (!(value instanceof AbortSignal)) throw new TypeError(`${what} must be an AbortSignal, got ${quoteValue(value)}`);
+  return value;
+};
+
+/** One of the given strings. */
+export function oneOf<T extends string>(...allowed: readonly T[]): OptionCheck<T> {
+  return (value, what) => {
+    if (!(allowed as readonly unknown[]).includes(value)) {
+      throw new TypeError(`${what} must be ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${quoteValue(value)}`);
+    }
+    return value as T;
+  };
+}
+
+/** An integer >= `min`. */
+export function count(min = 0): OptionCheck<number> {
+  return (value, what) => {
+    if (typeof value !== 'number') throw new TypeError(`${what} must be an integer >= ${min}, got ${quoteValue(value)}`);
+    if (!Number.isInteger(value) || value < min) throw new RangeError(`${what} must be an integer >= ${min}, got ${quoteValue(value)}`);
+    return value;
+  };
+}
+
+/**
+ * A duration in milliseconds a timer can hold: a number from `min` (0 means none where the option
+ * allows it) to {@link MAX_TIMER_MS}. A longer one would fire after 1 ms, so it is a RangeError.
+ */
+export function duration(min: 0 | 1 = 0): OptionCheck<number> {
+  const range = `a number of milliseconds from ${min} to ${MAX_TIMER_MS} (2^31 - 1, what a timer can hold)`;
+  return (value, what) => {
+    if (typeof value !== 'number') throw new TypeError(`${what} must be ${range}, got ${quoteValue(value)}`);
+    if (!Number.isFinite(value) || value < min || value > MAX_TIMER_MS) throw new RangeError(`${what} must be ${range}, got ${quoteValue(value)}`);
+    return value;
+  };
+}
+
+/** An array or Set of strings. */
+export const stringList: OptionCheck<ReadonlySet<string> | readonly string[]> = (value, what) => {
+  const items = value instanceof Set ? [...(value as Set<unknown>)] : Array.isArray(value) ? (value as unknown[]) : undefined;
+  if (items === undefined || items.some((item) => typeof item !== 'string')) {
+    throw new TypeError(`${what} must be an array or Set of tool names, got ${quoteValue(value)}`);
+  }
+  return value as ReadonlySet<string> | readonly string[];
+};
+
+export function optionalString(value: unknown, what: string): string | undefined {
+  return value === undefined ? undefined : string(value, what);
 }
 
 /**

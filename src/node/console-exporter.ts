@@ -1,12 +1,15 @@
 /**
  * The span exporters behind `startTelemetry({ console })`. Both wait, in `forceFlush()` and `shutdown()`,
  * until what they printed has left the process, so `await telemetry.shutdown(); process.exit(0)` keeps
- * every line. Both print control characters escaped: `true` through `console.dir` (Node's inspect writes
- * C0, DEL and C1 in strings as `\xNN`), `'tree'` through the tree exporter's own escaping.
+ * every line. Both print control characters escaped: `true` prints, through `console.dir`, a copy of each
+ * span whose strings went through `escapeControlCharacters` (Node's inspect escapes C0, DEL and C1 but
+ * leaves U+2028/U+2029 and the bidirectional controls raw), `'tree'` through the tree exporter's own
+ * escaping.
  * @internal
  */
 import type { Context } from '@opentelemetry/api';
 import { TraceFlags } from '@opentelemetry/api';
+import { escapeControlCharacters } from '../telemetry/capture/sanitize.js';
 import { reportTelemetryFailure } from '../telemetry/failures.js';
 import { stdoutFlushed } from './stdout.js';
 import { ConsoleSpanExporter, ExportResultCode } from './sdk-parts.js';
@@ -18,6 +21,10 @@ export type ConsoleMode = true | 'tree';
 
 /** The SDK's console exporter, whose flush and shutdown also wait for stdout. */
 class FlushingConsoleSpanExporter extends ConsoleSpanExporter {
+  override export(spans: ReadableSpan[], resultCallback: Parameters<SpanExporter['export']>[1]): void {
+    super.export(spans.map(printableSpan), resultCallback);
+  }
+
   override async forceFlush(): Promise<void> {
     await super.forceFlush();
     await stdoutFlushed();
@@ -72,6 +79,37 @@ export class ConsoleSpanProcessor implements SpanProcessor {
     await this.#chain;
     await this.#exporter.shutdown();
   }
+}
+
+/**
+ * The span as `console.dir` should see it: every string the SDK's console exporter prints (name,
+ * attribute keys and values, status message, events, links, resource attributes) escaped. A view
+ * over the span (its prototype), so whatever else the exporter reads is the span's own.
+ */
+function printableSpan(span: ReadableSpan): ReadableSpan {
+  const resource = Object.create(span.resource, { attributes: { value: printable(span.resource.attributes) } }) as ReadableSpan['resource'];
+  return Object.create(span, {
+    name: { value: escapeControlCharacters(span.name) },
+    attributes: { value: printable(span.attributes) },
+    status: { value: printable(span.status) },
+    events: { value: printable(span.events) },
+    links: { value: printable(span.links) },
+    resource: { value: resource },
+  }) as ReadableSpan;
+}
+
+/** A copy of plain data (attributes, events, status) with every string escaped; other values as they are. */
+function printable<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return escapeControlCharacters(value) as T;
+  if (typeof value !== 'object' || value === null || depth > 4) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => printable(item, depth + 1)) as T;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(copy, escapeControlCharacters(key), { value: printable(item, depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return copy as T;
 }
 
 /** The exporter that prints spans for `mode`. */

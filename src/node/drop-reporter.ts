@@ -10,10 +10,9 @@
  * much was dropped in total when exports succeed again or at shutdown.
  * @internal
  */
-import { diag } from '@opentelemetry/api';
-import { diagSafe } from '../telemetry/capture.js';
 import { ExportResultCode } from './sdk-parts.js';
 import type { ExportResult } from './sdk-parts.js';
+import { report } from '../telemetry/warn-once.js';
 
 /** What a signal lost in an outage still open at shutdown: for the one-line shutdown report. */
 export interface OutstandingDrops {
@@ -121,9 +120,7 @@ export class DropReporter {
       return undefined;
     }
     if (this.#droppedInOutage > this.#reportedInOutage) {
-      diag.warn(
-        diagSafe(`toolhooks: ${this.#signal} export was still failing at shutdown; ${this.#droppedInOutage} ${this.#unit} were dropped in all`),
-      );
+      report('warn', `toolhooks: ${this.#signal} export was still failing at shutdown; ${this.#droppedInOutage} ${this.#unit} were dropped in all`);
     }
     this.#reportedInOutage = this.#droppedInOutage;
     return { signal: this.#signal, unit: this.#unit, dropped: this.#droppedInOutage, reason: this.#lastReason };
@@ -136,11 +133,10 @@ export class DropReporter {
     if (this.#failing) return;
     this.#failing = true;
     this.#reportedInOutage = this.#droppedInOutage;
-    diag.warn(
-      diagSafe(
-        `toolhooks: ${this.#signal} ${this.#lastReason}; dropped ${count} ${this.#unit}. ` +
-          'Further drops are counted and reported when export recovers or at shutdown.',
-      ),
+    report(
+      'warn',
+      `toolhooks: ${this.#signal} ${this.#lastReason}; dropped ${count} ${this.#unit}. ` +
+        'Further drops are counted and reported when export recovers or at shutdown.',
     );
   }
 
@@ -148,7 +144,7 @@ export class DropReporter {
     const through = this.#recoveredThrough;
     if (!this.#failing || through === undefined) return;
     for (const ticket of this.#pending.keys()) if (ticket <= through) return; // older exports still under way
-    diag.info(`toolhooks: ${this.#signal} export recovered; ${this.#droppedInOutage} ${this.#unit} were dropped while it failed`);
+    report('info', `toolhooks: ${this.#signal} export recovered; ${this.#droppedInOutage} ${this.#unit} were dropped while it failed`);
     this.#failing = false;
     this.#droppedInOutage = 0;
     this.#reportedInOutage = 0;

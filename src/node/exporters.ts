@@ -48,8 +48,8 @@ export interface Pipelines {
 }
 
 /**
- * The batch span processor's own defaults, given in full: the processor taken from sdk-node's re-exports
- * reads OTEL_BSP_* for any setting left out, including values batchSpanSettings() ignores as not positive.
+ * The batch span processor's own defaults, given in full, so that a setting left out (or one
+ * batchSpanSettings() ignores as not positive) has the same value on every SDK release.
  */
 const SPAN_BATCH_DEFAULTS = {
   maxQueueSize: DEFAULT_MAX_QUEUE_SIZE,
@@ -115,7 +115,7 @@ export function buildPipelines(
     const maxQueueSize = settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
     const build = (timeout?: number): SpanExporter => traceExporter(plans.traces, headers, timeout);
     const { exporter, gate } = reported('traces', build, (parts) => new ReportingSpanExporter(parts), maxQueueSize);
-    spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor(exporter, { ...SPAN_BATCH_DEFAULTS, ...settings }), gate)];
+    spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor({ exporter, ...SPAN_BATCH_DEFAULTS, ...settings }), gate)];
   }
 
   const metricReaders: IMetricReader[] = [];

@@ -6,12 +6,10 @@
  */
 import { context, createContextKey, createNoopMeter, metrics, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
-import { logs } from '@opentelemetry/api-logs';
+import { API_LOGS, registeredLoggerProvider } from '../telemetry/logger-provider.js';
 
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 const PROBE_KEY = createContextKey('toolhooks.probe');
-/** The slot `@opentelemetry/api-logs` (any copy) registers its global LoggerProvider getter in. */
-const LOGS_GLOBAL = Symbol.for('io.opentelemetry.js.api.logs');
 
 /**
  * The globally registered tracer provider, or `undefined` when only the API's no-op one is there. A global
@@ -40,7 +38,8 @@ export function globalsBefore(): GlobalsBefore {
     propagator: propagation.fields().length > 0,
     // The API's no-op provider hands out the one no-op meter.
     meterProvider: metrics.getMeterProvider().getMeter('toolhooks') !== createNoopMeter(),
-    loggerProvider: (globalThis as Record<symbol, unknown>)[LOGS_GLOBAL] !== undefined,
+    // Through `@opentelemetry/api`'s `logs` or through `@opentelemetry/api-logs`.
+    loggerProvider: registeredLoggerProvider() !== undefined,
   };
 }
 
@@ -51,7 +50,7 @@ export function globalsBefore(): GlobalsBefore {
 export function unregisterGlobals(ours: TracerProvider, before: GlobalsBefore, registeredMeters: boolean): void {
   if (registeredTracerProvider() === ours) trace.disable();
   if (!before.meterProvider && registeredMeters) metrics.disable();
-  if (!before.loggerProvider) logs.disable();
+  if (!before.loggerProvider) API_LOGS?.disable();
   if (!before.contextManager) context.disable();
   if (!before.propagator) propagation.disable();
 }

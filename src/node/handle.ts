@@ -3,9 +3,8 @@
  * and says once what it had to drop.
  * @internal
  */
-import { diag } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
-import { warnVisibly } from '../telemetry/warn-once.js';
+import { report, warnVisibly } from '../telemetry/warn-once.js';
 import type { OutstandingDrops } from './drop-reporter.js';
 import type { SignalExport } from './exporters.js';
 import { outputFlushed } from './stdout.js';
@@ -99,7 +98,7 @@ export class RunningTelemetry implements TelemetryHandle {
   async #flushProviders(): Promise<void> {
     const results = await Promise.allSettled(this.#parts.flushables.map(flush));
     for (const result of results) {
-      if (result.status === 'rejected') diag.warn('toolhooks: telemetry flush failed', result.reason);
+      if (result.status === 'rejected') report('warn', 'toolhooks: telemetry flush failed', result.reason);
     }
   }
 
@@ -113,7 +112,7 @@ export class RunningTelemetry implements TelemetryHandle {
     })().then(
       () => true,
       (error: unknown) => {
-        diag.warn('toolhooks: telemetry shutdown failed', error);
+        report('warn', 'toolhooks: telemetry shutdown failed', error);
         return true;
       },
     );

@@ -13,6 +13,8 @@
  * ```
  * @packageDocumentation
  */
+// First: an unsupported Node or API fails here with one clear error, before any SDK code runs.
+import './platform.js';
 export { startTelemetry } from './start-telemetry.js';
 export type { StartTelemetryOptions } from './options.js';
 export type { TelemetryHandle, TelemetryStatus } from './handle.js';

@@ -2,6 +2,7 @@
  * The options of startTelemetry(), and their checking: JavaScript callers get the same strictness as the
  * types give TypeScript ones, with errors naming the option and its value.
  */
+import { anything, duration, readOptions } from '../internal/validate.js';
 import { checkProtocol, invalid, isHttpUrl } from './environment.js';
 import type { OtlpProtocol } from './environment.js';
 
@@ -64,9 +65,27 @@ export interface CheckedOptions {
   shutdownTimeoutMillis: number;
 }
 
+/**
+ * Every option, for the shared option helper's unknown-name check; each value is checked below.
+ */
+const OPTION_CHECKS = {
+  serviceName: anything,
+  endpoint: anything,
+  protocol: anything,
+  headers: anything,
+  console: anything,
+  prometheus: anything,
+  metricExportIntervalMillis: anything,
+  shutdownTimeoutMillis: anything,
+} as const;
+
+/** A duration a timer can hold (the positive-number check comes first). */
+const TIMER = duration(0);
+
 /** Validates options given by JavaScript callers as strictly as the types do for TypeScript ones. */
 export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   if (options === null || typeof options !== 'object') invalid('options', options, 'an object');
+  readOptions(options, 'startTelemetry(options)', 'startTelemetry', OPTION_CHECKS);
   const checked: CheckedOptions = { console: false, shutdownTimeoutMillis: DEFAULT_SHUTDOWN_TIMEOUT_MS };
   const { serviceName, endpoint, protocol, headers, console, prometheus, metricExportIntervalMillis, shutdownTimeoutMillis } = options;
   if (serviceName !== undefined) {
@@ -90,6 +109,7 @@ export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   }
   if (prometheus !== undefined) {
     if (prometheus === null || typeof prometheus !== 'object') invalid('options.prometheus', prometheus, 'an object { port, host? }');
+    readOptions(prometheus, 'startTelemetry: prometheus', 'startTelemetry: prometheus', { port: anything, host: anything });
     const { port, host } = prometheus;
     if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535) {
       invalid('options.prometheus.port', port, 'an integer from 1 to 65535');
@@ -101,13 +121,13 @@ export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
     if (typeof metricExportIntervalMillis !== 'number' || !Number.isFinite(metricExportIntervalMillis) || metricExportIntervalMillis <= 0) {
       invalid('options.metricExportIntervalMillis', metricExportIntervalMillis, 'a positive number of milliseconds');
     }
-    checked.metricExportIntervalMillis = metricExportIntervalMillis;
+    checked.metricExportIntervalMillis = TIMER(metricExportIntervalMillis, 'startTelemetry: options.metricExportIntervalMillis');
   }
   if (shutdownTimeoutMillis !== undefined) {
     if (typeof shutdownTimeoutMillis !== 'number' || !Number.isFinite(shutdownTimeoutMillis) || shutdownTimeoutMillis <= 0) {
       invalid('options.shutdownTimeoutMillis', shutdownTimeoutMillis, 'a positive number of milliseconds');
     }
-    checked.shutdownTimeoutMillis = shutdownTimeoutMillis;
+    checked.shutdownTimeoutMillis = TIMER(shutdownTimeoutMillis, 'startTelemetry: options.shutdownTimeoutMillis');
   }
   return checked;
 }

@@ -3,8 +3,8 @@
  * at start), bound in the background, with the outcome of the bind as `ready`.
  * @internal
  */
-import { diag } from '@opentelemetry/api';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { report } from '../telemetry/warn-once.js';
 
 /** The endpoint and the promise of its bind. */
 export interface PrometheusEndpoint {
@@ -27,7 +27,7 @@ export function servePrometheus(port: number, host: string): PrometheusEndpoint 
   const exporter = new PrometheusExporter({ port, host, preventServerStart: true });
   const ready = exporter.startServer().catch((error: unknown) => {
     const failure = bindError(port, host, error);
-    diag.error(failure.message);
+    report('error', failure.message);
     throw failure;
   });
   return { exporter, ready };

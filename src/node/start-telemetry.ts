@@ -4,9 +4,8 @@
  * Its parts: options.ts (options and their checking), environment.ts (OTEL_* variables), exporters.ts
  * (the export pipelines), prometheus.ts, global-providers.ts (what the app registered), handle.ts.
  */
-import { diag, metrics } from '@opentelemetry/api';
+import { metrics } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
-import { logs } from '@opentelemetry/api-logs';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
 import { planSignal } from './environment.js';
@@ -18,7 +17,10 @@ import { checkOptions } from './options.js';
 import type { CheckedOptions, StartTelemetryOptions } from './options.js';
 import { servePrometheus } from './prometheus.js';
 import type { PrometheusEndpoint } from './prometheus.js';
-import { getBooleanFromEnv } from './sdk-parts.js';
+import { API_LOGS } from '../telemetry/logger-provider.js';
+import { sdkProblem } from './platform.js';
+import { getBooleanFromEnv, SDK_INFO } from './sdk-parts.js';
+import { report } from '../telemetry/warn-once.js';
 
 let running: { readonly handle: TelemetryHandle; readonly tracerProvider: TracerProvider } | undefined;
 let existingReported = false;
@@ -39,6 +41,8 @@ let existingReported = false;
  * through `diag` with the number of items dropped (set `OTEL_LOG_LEVEL=warn` to see diag output);
  * `shutdown()` says on one line what it had to drop, even without a diag logger.
  *
+ * @throws Error naming the SDK version found when it has to start the SDK and the installed one is not the
+ *   SDK 3 line.
  * @throws Error naming the option (or variable) and its value: an endpoint that is not an http(s) URL, a
  *   protocol other than `http/protobuf` / `http/json`, a Prometheus port that is not a port number. A
  *   port in use rejects `ready` instead.
@@ -54,7 +58,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   const checked = checkOptions(options);
 
   if (getBooleanFromEnv('OTEL_SDK_DISABLED')) {
-    diag.info('toolhooks: OTEL_SDK_DISABLED is set; startTelemetry() starts nothing');
+    report('info', 'toolhooks: OTEL_SDK_DISABLED is set; startTelemetry() starts nothing');
     return inactive('disabled');
   }
   const existing = registeredTracerProvider();
@@ -62,6 +66,9 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     reportExisting(existing, checked);
     return inactive('existing');
   }
+  // Only building pipelines needs the SDK 3 line; an app's own providers of any line are used as they are.
+  const unsupported = sdkProblem(SDK_INFO['telemetry.sdk.version']);
+  if (unsupported !== undefined) throw new Error(unsupported);
 
   const plans = {
     traces: planSignal('traces', checked.endpoint, checked.protocol),
@@ -73,7 +80,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
 
   let prometheus: PrometheusEndpoint | undefined;
   if (checked.prometheus !== undefined && before.meterProvider) {
-    diag.warn('toolhooks: a MeterProvider is already registered; startTelemetry() cannot add a Prometheus endpoint to it');
+    report('warn', 'toolhooks: a MeterProvider is already registered; startTelemetry() cannot add a Prometheus endpoint to it');
   } else if (checked.prometheus !== undefined) {
     prometheus = servePrometheus(checked.prometheus.port, checked.prometheus.host ?? '127.0.0.1');
     pipelines.metricReaders.push(prometheus.exporter);
@@ -108,7 +115,7 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
     flushables: [
       tracerProvider,
       registeredMeters ? metrics.getMeterProvider() : undefined,
-      pipelines.logRecordProcessors.length > 0 ? logs.getLoggerProvider() : undefined,
+      pipelines.logRecordProcessors.length > 0 ? API_LOGS?.getLoggerProvider() : undefined,
     ],
     ...(checked.console !== false && tracerProvider !== undefined ? { flushFirst: tracerProvider } : {}),
     shutdownTimeoutMillis: checked.shutdownTimeoutMillis,
@@ -123,17 +130,18 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
 
 function reportExisting(provider: TracerProvider, checked: CheckedOptions): void {
   if (running !== undefined && running.tracerProvider === provider) {
-    diag.warn('toolhooks: startTelemetry() was already called and is still running; this call starts nothing');
+    report('warn', 'toolhooks: startTelemetry() was already called and is still running; this call starts nothing');
     return;
   }
   if (!existingReported) {
     existingReported = true;
-    diag.info(
+    report(
+      'info',
       'toolhooks: a tracer provider is already registered (the app runs its own OpenTelemetry SDK); ' +
         'startTelemetry() registers nothing and toolhooks uses the existing providers',
     );
   }
   if (checked.prometheus !== undefined) {
-    diag.warn('toolhooks: startTelemetry() did not start the Prometheus endpoint: add a PrometheusExporter to your own MeterProvider');
+    report('warn', 'toolhooks: startTelemetry() did not start the Prometheus endpoint: add a PrometheusExporter to your own MeterProvider');
   }
 }

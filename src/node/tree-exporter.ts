@@ -34,7 +34,8 @@ import {
   EVENT_HOOK_ERROR,
   SPAN_EXECUTE,
 } from '../telemetry/semconv.js';
-import { escapeControlCharacters } from '../telemetry/capture.js';
+import { boolean, func, readOptions } from '../internal/validate.js';
+import { escapeControlCharacters, oneLine } from '../telemetry/capture/sanitize.js';
 import { ExportResultCode } from './sdk-parts.js';
 import type { ExportResult, ReadableSpan, SpanExporter } from './sdk-parts.js';
 import { stdoutFlushed } from './stdout.js';
@@ -67,6 +68,7 @@ export class TreeSpanExporter implements SpanExporter {
   #flushScheduled = false;
 
   constructor(options: TreeSpanExporterOptions = {}) {
+    readOptions(options, 'TreeSpanExporter(options)', 'TreeSpanExporter', { write: func, color: boolean });
     this.#toStdout = options.write === undefined;
     this.#write = options.write ?? ((text) => void process.stdout.write(text));
     this.#color = options.color ?? (options.write === undefined && process.stdout.isTTY === true);
@@ -156,12 +158,12 @@ export class TreeSpanExporter implements SpanExporter {
       parts.push(`decision=${show(a[ATTR_DECISION])}${hook}`);
     }
     if (span.name === SPAN_EXECUTE && a[ATTR_ATTEMPT] !== undefined) parts.push(`attempt=${show(a[ATTR_ATTEMPT])}`);
-    if (span.status.code === 2 && span.status.message) parts.push(this.#red(`"${oneLine(span.status.message)}"`));
+    if (span.status.code === 2 && span.status.message) parts.push(this.#red(`"${printedLine(span.status.message)}"`));
     return parts.join('  ');
   }
 
   #event(name: string, a: Record<string, unknown>): string | undefined {
-    const reason = a[ATTR_DECISION_REASON] === undefined ? '' : ` "${oneLine(String(a[ATTR_DECISION_REASON]))}"`;
+    const reason = a[ATTR_DECISION_REASON] === undefined ? '' : ` "${printedLine(String(a[ATTR_DECISION_REASON]))}"`;
     if (name === EVENT_HOOK_DECISION) {
       const target = [
         a[ATTR_REDIRECT_NEW_TOOL] === undefined ? '' : ` → ${show(a[ATTR_REDIRECT_NEW_TOOL])}`,
@@ -179,7 +181,7 @@ export class TreeSpanExporter implements SpanExporter {
     }
     if (name === EVENT_HOOK_ERROR) {
       return this.#yellow(
-        `! ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_HOOK_ERROR_KIND])} ${show(a[ATTR_EXCEPTION_TYPE])}: ${oneLine(String(a[ATTR_EXCEPTION_MESSAGE]))} [${a[ATTR_HOOK_MODE] === 'audit' ? 'audit' : `fail-${show(a[ATTR_FAILURE_MODE])}`}]`,
+        `! ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_HOOK_ERROR_KIND])} ${show(a[ATTR_EXCEPTION_TYPE])}: ${printedLine(String(a[ATTR_EXCEPTION_MESSAGE]))} [${a[ATTR_HOOK_MODE] === 'audit' ? 'audit' : `fail-${show(a[ATTR_FAILURE_MODE])}`}]`,
       );
     }
     return `· ${show(name)}`;
@@ -211,9 +213,8 @@ function show(value: unknown): string {
  * A message fit for one line of the tree: whitespace runs (newlines included) folded, at most 200
  * characters, other control characters escaped.
  */
-function oneLine(text: string): string {
-  const folded = text.replace(/\s+/g, ' ').trim();
-  return escapeControlCharacters(folded.length > 200 ? `${folded.slice(0, 200)}…` : folded);
+function printedLine(text: string): string {
+  return escapeControlCharacters(oneLine(text, 200));
 }
 
 function toMs(time: HrTime): number {

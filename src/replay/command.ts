@@ -6,25 +6,28 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../internal/describe.js';
+import { VERSION } from '../version.js';
 import { formatReplayJson, formatReplayTable } from './format.js';
 import { loadHooksModule } from './hooks-module.js';
-import { oneLine, ReplayInputError } from './input-error.js';
+import { MAX_MESSAGE_LENGTH, ReplayInputError } from './input-error.js';
+import { oneLine } from '../telemetry/capture/sanitize.js';
 import { replay } from './replay.js';
 import { isUrlSource } from './source.js';
+import type { ReplayReport } from './types.js';
 
 /** Exit codes: nothing changed (or no --fail-on-change), something changed, bad input. */
-export const EXIT_OK = 0;
-export const EXIT_CHANGED = 1;
-export const EXIT_BAD_INPUT = 2;
+const EXIT_OK = 0;
+const EXIT_CHANGED = 1;
+const EXIT_BAD_INPUT = 2;
 
 /** What the command reads and writes; the bin passes the process's own. */
-export interface CliIo {
+interface CliIo {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
 }
 
-const USAGE = `Usage: toolhooks replay [--json] [--fail-on-change] --hooks MODULE SOURCE
+const USAGE = `Usage: toolhooks replay [--json] [--fail-on-change] [--max-bytes N] --hooks MODULE SOURCE
 
 Runs the hooks that MODULE default-exports (an array of hooks or a HookRunner) against the tool calls
 recorded in SOURCE (an OTLP/JSON file, one object per line, an http(s) URL, a Jaeger /api/v3/traces
@@ -32,10 +35,14 @@ response, or - for standard input) and lists the calls whose decision changed. N
 
   --hooks MODULE     the policy module, resolved from the current directory
   --json             print one JSON object instead of a table
-  --fail-on-change   exit 1 when any decision changed
+  --fail-on-change   exit 1 when any decision changed, 2 when no call could be replayed
+  --max-bytes N      read at most N bytes of SOURCE (suffix K, M or G for KiB, MiB, GiB);
+                     default 256M
   -h, --help         show this help
+  -V, --version      print the version
 
-Exit codes: 0 done, 1 changed (with --fail-on-change), 2 bad input. See docs/replay.md.
+Exit codes: 0 done, 1 changed (with --fail-on-change), 2 bad input or, with --fail-on-change,
+nothing replayable. See docs/replay.md.
 `;
 
 /**
@@ -44,7 +51,7 @@ Exit codes: 0 done, 1 changed (with --fail-on-change), 2 bad input. See docs/rep
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const fail = (text: string): number => {
-    io.stderr(`toolhooks: ${oneLine(text)}\n`);
+    io.stderr(`toolhooks: ${oneLine(text, MAX_MESSAGE_LENGTH)}\n`);
     return EXIT_BAD_INPUT;
   };
   const [command, ...rest] = argv;
@@ -52,10 +59,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(USAGE);
     return EXIT_OK;
   }
+  if (command === '-V' || command === '--version' || command === 'version') {
+    io.stdout(`${VERSION}\n`);
+    return EXIT_OK;
+  }
   if (command !== 'replay') {
     return fail(command === undefined ? 'missing command; try: toolhooks replay --help' : `unknown command "${command}"; try: toolhooks replay --help`);
   }
-  let values: { hooks?: string; json?: boolean; 'fail-on-change'?: boolean; help?: boolean };
+  let values: { hooks?: string; json?: boolean; 'fail-on-change'?: boolean; 'max-bytes'?: string; help?: boolean; version?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -66,7 +77,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         hooks: { type: 'string' },
         json: { type: 'boolean' },
         'fail-on-change': { type: 'boolean' },
+        'max-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
       },
     }));
   } catch (error) {
@@ -76,22 +89,52 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(USAGE);
     return EXIT_OK;
   }
+  if (values.version === true) {
+    io.stdout(`${VERSION}\n`);
+    return EXIT_OK;
+  }
   if (values.hooks === undefined || values.hooks === '') return fail('replay: --hooks MODULE is required');
   if (positionals.length !== 1) {
     return fail(`replay: expected one SOURCE (file, http(s) URL or -), got ${positionals.length}`);
   }
+  const maxSourceBytes = values['max-bytes'] === undefined ? undefined : parseByteCount(values['max-bytes']);
+  if (maxSourceBytes === null) {
+    return fail(`replay: --max-bytes takes a number of bytes, optionally with K, M or G (such as 512M), got ${JSON.stringify(values['max-bytes'])}`);
+  }
+  const failOnChange = values['fail-on-change'] === true;
   let output: string;
-  let changed: boolean;
+  let report: ReplayReport;
   try {
     const hooks = await loadHooksModule(values.hooks, io.cwd);
     const source = positionals[0] as string;
-    const report = await replay({ hooks, source: isUrlSource(source) || source === '-' ? source : resolve(io.cwd, source) });
+    report = await replay({
+      hooks,
+      source: isUrlSource(source) || source === '-' ? source : resolve(io.cwd, source),
+      ...(maxSourceBytes === undefined ? {} : { maxSourceBytes }),
+    });
     output = values.json === true ? formatReplayJson(report) : formatReplayTable(report);
-    changed = report.changed.length > 0;
   } catch (error) {
     if (error instanceof ReplayInputError) return fail(`replay: ${error.message}`);
     return fail(`replay failed: ${errorMessage(error)}`);
   }
+  // A gate that checked nothing must not pass: no replayable call is bad input, not "no change".
+  if (failOnChange && report.replayed === 0) {
+    const found =
+      report.calls === 0
+        ? 'no recorded tool calls (execute_tool spans)'
+        : `${report.calls} recorded tool calls, none with captured arguments (record with capture: { args: true })`;
+    return fail(`replay: nothing to replay in ${positionals[0] as string}: ${found}; --fail-on-change needs traffic`);
+  }
   io.stdout(output);
-  return changed && values['fail-on-change'] === true ? EXIT_CHANGED : EXIT_OK;
+  return failOnChange && report.changed.length > 0 ? EXIT_CHANGED : EXIT_OK;
+}
+
+const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** `512`, `64K`, `512M`, `2G` (1024-based) as bytes; null when not such a count or below 1. */
+function parseByteCount(text: string): number | null {
+  const match = /^(\d+)([kmg]?)$/i.exec(text.trim());
+  if (match === null) return null;
+  const bytes = Number(match[1]) * (UNITS[(match[2] ?? '').toLowerCase()] ?? 1);
+  return Number.isSafeInteger(bytes) && bytes >= 1 ? bytes : null;
 }

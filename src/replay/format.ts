@@ -1,15 +1,19 @@
 /**
  * Writing a replay report for people (a table of the changes, then counts) and for programs (one JSON
  * object). Recorded values come from traces anyone with tool access could shape, so every table cell
- * is written with control characters escaped: a tool name cannot move the cursor or forge a line.
+ * is written with control characters escaped (a tool name cannot move the cursor, forge a line or
+ * reorder the text around it) and bounded (one huge recorded name cannot blow the table up or push the
+ * other rows out of sight); the JSON holds every value whole, with the same characters escaped.
  */
+import { escapeControlCharacters } from '../telemetry/capture/sanitize.js';
+import { cut } from '../telemetry/capture/truncate.js';
 import type { RecordedDecision, ReplayChange, ReplayReport } from './types.js';
 
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/** The most characters of recorded text one table cell shows; the rest is cut with `…[truncated N]`. */
+export const MAX_CELL_LENGTH = 200;
 
 function cell(text: string): string {
-  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return cut(escapeControlCharacters(text), MAX_CELL_LENGTH);
 }
 
 function decisionText(decision: RecordedDecision): string {
@@ -17,7 +21,13 @@ function decisionText(decision: RecordedDecision): string {
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  // A loop, not Math.max(...rows): a spread of one argument per row overflows the stack on big reports.
+  const widths = header.map((title) => title.length);
+  for (const row of rows) {
+    row.forEach((value, column) => {
+      widths[column] = Math.max(widths[column] ?? 0, value.length);
+    });
+  }
   const line = (row: readonly string[]): string =>
     row
       .map((value, column) => (column === row.length - 1 ? value : value.padEnd(widths[column] ?? 0)))
@@ -95,7 +105,10 @@ export function formatReplayTable(report: ReplayReport): string {
 }
 
 /**
- * The report as one JSON object on one line (what `--json` prints), with a final newline.
+ * The report as one JSON object on one line (what `--json` prints), with a final newline. Values are
+ * whole; the characters a terminal would act on that `JSON.stringify` leaves raw (DEL, C1, U+2028/U+2029,
+ * bidirectional controls) are written as `\uXXXX` escapes, so the line prints inert and parses to the
+ * same report.
  *
  * @example
  * ```ts
@@ -103,12 +116,12 @@ export function formatReplayTable(report: ReplayReport): string {
  * ```
  */
 export function formatReplayJson(report: ReplayReport): string {
-  return `${JSON.stringify({
+  return `${escapeControlCharacters(JSON.stringify({
     calls: report.calls,
     replayed: report.replayed,
     notReplayable: report.notReplayable,
     unchanged: report.unchanged,
     changed: report.changed,
     hookErrors: report.hookErrors,
-  })}\n`;
+  }))}\n`;
 }

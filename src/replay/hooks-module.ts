@@ -22,7 +22,9 @@ export async function loadHooksModule(specifier: string, cwd: string): Promise<R
   try {
     module = (await import(url)) as { default?: unknown };
   } catch (error) {
-    throw new ReplayInputError(`hooks module ${specifier} could not be loaded: ${errorMessage(error)}`, { cause: error });
+    throw new ReplayInputError(`hooks module ${specifier} could not be loaded: ${errorMessage(error)}${loaderHint(specifier, error)}`, {
+      cause: error,
+    });
   }
   let exported = module.default;
   // A CommonJS module compiled from ESM exports `{ default: … }` as module.exports.
@@ -32,6 +34,23 @@ export async function loadHooksModule(specifier: string, cwd: string): Promise<R
   if (isUsable(exported)) return exported;
   const what = exported === undefined ? 'has no default export' : `default-exports ${describeExport(exported)}`;
   throw new ReplayInputError(`hooks module ${specifier} ${what}; export default an array of hooks or a HookRunner`);
+}
+
+/** Errors Node raises for TypeScript it cannot run without a loader (no type stripping, or syntax it cannot strip). */
+const TYPESCRIPT_LOAD_ERRORS: readonly string[] = [
+  'ERR_UNKNOWN_FILE_EXTENSION',
+  'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX',
+  'ERR_INVALID_TYPESCRIPT_SYNTAX',
+  'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING',
+  'ERR_MODULE_NOT_FOUND',
+];
+
+/** For a TypeScript policy Node could not load, how to load it. */
+function loaderHint(specifier: string, error: unknown): string {
+  if (!/\.[mc]?ts$/i.test(specifier)) return '';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !TYPESCRIPT_LOAD_ERRORS.includes(code)) return '';
+  return `; a TypeScript policy needs a loader: npm install --save-dev tsx, then NODE_OPTIONS='--import tsx' npx toolhooks replay --hooks ${specifier} …`;
 }
 
 function describeExport(value: unknown): string {

@@ -2,6 +2,7 @@
  * The error for input a replay cannot use: a source that is not OTLP/JSON, a truncated line, an
  * unreachable URL, hooks that cannot be built. The CLI prints its message as one line and exits 2.
  */
+import { oneLine } from '../telemetry/capture/sanitize.js';
 
 /**
  * Raised (as a rejection of {@link replay}) when the source or the hooks cannot be used. Its message is
@@ -18,13 +19,10 @@
  */
 export class ReplayInputError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(oneLine(message), options);
+    super(oneLine(message, MAX_MESSAGE_LENGTH), options);
     this.name = 'ReplayInputError';
   }
 }
 
-/** Collapses whitespace (newlines included) and bounds the length, so a message always prints as one line. */
-export function oneLine(text: string, max = 500): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
+/** The longest message a replay error prints (as one line). */
+export const MAX_MESSAGE_LENGTH = 500;

@@ -4,13 +4,11 @@
  * `[Array(n)]`). A call whose values hold them replays with those placeholders, not the real values.
  * @internal
  */
-import { REDACTED } from '../telemetry/capture.js';
+import { REDACTED } from '../telemetry/capture/redaction.js';
+import { isCaptureMarker } from '../telemetry/capture/bounded-json.js';
+import { isTruncated } from '../telemetry/capture/truncate.js';
 import type { ReplayFlag } from './types.js';
 
-const TRUNCATED_STRING = /…\[truncated \d+\]$/;
-const MORE_ITEMS = /^…\[\d+ more items\]$/;
-const MORE_KEYS = /^\[\d+ more keys\]$/;
-const DEPTH = /^\[(Object|Array\(\d+\))\]$/;
 
 /** The flags for the parsed values; at most one of each, in the order `redacted`, `truncated`. */
 export function markerFlags(...values: unknown[]): ReplayFlag[] {
@@ -21,14 +19,14 @@ export function markerFlags(...values: unknown[]): ReplayFlag[] {
     const value = stack.pop();
     if (typeof value === 'string') {
       if (value === REDACTED) found.redacted = true;
-      else if (TRUNCATED_STRING.test(value) || MORE_ITEMS.test(value) || MORE_KEYS.test(value) || DEPTH.test(value)) {
+      else if (isCaptureMarker(value)) {
         found.truncated = true;
       }
     } else if (Array.isArray(value)) {
       for (const item of value as unknown[]) stack.push(item);
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, member] of Object.entries(value)) {
-        if (TRUNCATED_STRING.test(key)) found.truncated = true;
+        if (isTruncated(key)) found.truncated = true;
         stack.push(member);
       }
     }

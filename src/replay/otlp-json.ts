@@ -7,7 +7,7 @@
 import { ReplayInputError } from './input-error.js';
 
 /** An attribute value as far as replay needs it. */
-export type SpanAttributeValue = string | number | boolean;
+type SpanAttributeValue = string | number | boolean;
 
 /** One recorded span, with ids as lower-case hex. */
 export interface RecordedSpan {
@@ -29,17 +29,141 @@ type Json = unknown;
  * the problem. Spans that appear twice (the same trace and span id) are kept once.
  */
 export function parseOtlpJson(text: string, label: string): RecordedSpan[] {
-  const documents = splitDocuments(text, label);
-  const spans = new Map<string, RecordedSpan>();
-  for (const { value, line } of documents) {
-    const where = line === undefined ? label : `${label}: line ${line}`;
-    for (const span of spansOfDocument(value, where)) spans.set(`${span.traceId}/${span.spanId}`, span);
-  }
-  return [...spans.values()];
+  const reader = new OtlpJsonReader(label);
+  reader.push(text);
+  return reader.end();
 }
 
-/** One JSON value (an array of documents counts as several), else one per non-empty line. */
-function splitDocuments(text: string, label: string): { value: Json; line: number | undefined }[] {
+/**
+ * Parses OTLP/JSON as it arrives, chunk by chunk. JSON lines are parsed line by line, so only the spans
+ * are held, never the text; a source whose first line is not a JSON value on its own (one object,
+ * pretty-printed) is held until {@link OtlpJsonReader.end} and parsed whole. Throws
+ * {@link ReplayInputError} as {@link parseOtlpJson} does.
+ */
+export class OtlpJsonReader {
+  readonly #label: string;
+  readonly #spans = new Map<string, RecordedSpan>();
+  #mode: 'undecided' | 'lines' | 'whole' = 'undecided';
+  /** The text not parsed yet: the unfinished line, or everything while undecided or whole. */
+  #pending = '';
+  /** Where in `#pending` the search for the next line break resumes (no text is scanned twice). */
+  #scanFrom = 0;
+  /** The number of lines already taken out of `#pending`. */
+  #linesDone = 0;
+  /**
+   * JSON lines: the first document, held until a second one shows the source has several lines (until
+   * then, a source of one object on one line is named in messages as a whole, without a line number).
+   */
+  #first: { value: Json; line: number } | undefined;
+  #documents = 0;
+
+  readonly #keep: (span: RecordedSpan) => boolean;
+
+  /** `keep` picks the spans worth holding (replay holds only tool calls and their phases); default all. */
+  constructor(label: string, keep: (span: RecordedSpan) => boolean = () => true) {
+    this.#label = label;
+    this.#keep = keep;
+  }
+
+  /** Adds the next piece of text. */
+  push(text: string): void {
+    try {
+      this.#pending += text;
+    } catch (error) {
+      // V8 strings stop at about 512 MiB: one document (or one line) that long cannot be parsed at all.
+      throw new ReplayInputError(
+        `${this.#label}: one JSON document (or line) is longer than a JavaScript string can hold; write one OTLP/JSON object per line instead`,
+        { cause: error },
+      );
+    }
+    if (this.#mode !== 'whole') this.#takeLines();
+  }
+
+  /** The spans of everything pushed; throws when the text is not OTLP/JSON or ends mid-document. */
+  end(): RecordedSpan[] {
+    if (this.#mode === 'lines') {
+      this.#line(this.#pending, this.#linesDone + 1);
+      // Still held: the only document, named as a whole source is.
+      const only = this.#first?.value;
+      if (this.#first !== undefined) for (const item of Array.isArray(only) ? (only as Json[]) : [only]) this.#add(item, undefined);
+    } else {
+      for (const { value, line } of splitDocuments(this.#pending, this.#label, this.#linesDone)) this.#add(value, line);
+    }
+    this.#pending = '';
+    return [...this.#spans.values()];
+  }
+
+  #takeLines(): void {
+    let start = 0;
+    for (let newline = this.#pending.indexOf('\n', this.#scanFrom); newline !== -1; newline = this.#pending.indexOf('\n', start)) {
+      const line = this.#pending.slice(start, newline);
+      if (this.#mode === 'undecided') {
+        if (line.trim() === '') {
+          start = newline + 1;
+          this.#linesDone += 1;
+          continue;
+        }
+        // The first non-empty line decides: a JSON value on its own makes the source JSON lines.
+        if (!isJson(line)) {
+          this.#mode = 'whole';
+          break;
+        }
+        this.#mode = 'lines';
+      }
+      this.#linesDone += 1;
+      this.#line(line, this.#linesDone);
+      start = newline + 1;
+    }
+    if (start > 0) this.#pending = this.#pending.slice(start);
+    this.#scanFrom = this.#mode === 'whole' ? 0 : this.#pending.length;
+  }
+
+  #line(text: string, line: number): void {
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    let value: Json;
+    try {
+      value = JSON.parse(trimmed);
+    } catch (error) {
+      throw badLine(this.#label, line, error);
+    }
+    this.#documents += 1;
+    if (this.#documents === 1) {
+      this.#first = { value, line };
+      return;
+    }
+    if (this.#first !== undefined) {
+      this.#addLine(this.#first.value, this.#first.line);
+      this.#first = undefined;
+    }
+    this.#addLine(value, line);
+  }
+
+  #addLine(value: Json, line: number): void {
+    if (Array.isArray(value)) for (const item of value as Json[]) this.#add(item, line);
+    else this.#add(value, line);
+  }
+
+  #add(value: Json, line: number | undefined): void {
+    const where = line === undefined ? this.#label : `${this.#label}: line ${line}`;
+    for (const span of spansOfDocument(value, where)) if (this.#keep(span)) this.#spans.set(`${span.traceId}/${span.spanId}`, span);
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One JSON value (an array of documents counts as several), else one per non-empty line. `linesBefore`
+ * is the number of lines already taken out before `text`.
+ */
+function splitDocuments(text: string, label: string, linesBefore: number): { value: Json; line: number | undefined }[] {
   const trimmed = text.trim();
   if (trimmed === '') throw new ReplayInputError(`${label}: empty, expected OTLP/JSON traces`);
   let whole: Json;
@@ -58,15 +182,19 @@ function splitDocuments(text: string, label: string): { value: Json; line: numbe
     const line = (lines[index] as string).trim();
     if (line === '') continue;
     try {
-      documents.push({ value: JSON.parse(line), line: index + 1 });
+      documents.push({ value: JSON.parse(line), line: linesBefore + index + 1 });
     } catch (error) {
       if (documents.length === 0) {
         throw new ReplayInputError(`${label}: not JSON, neither one object nor one object per line (${message(wholeError)})`);
       }
-      throw new ReplayInputError(`${label}: line ${index + 1} is not valid JSON, truncated? (${message(error)})`);
+      throw badLine(label, linesBefore + index + 1, error);
     }
   }
   return documents;
+}
+
+function badLine(label: string, line: number, error: unknown): ReplayInputError {
+  return new ReplayInputError(`${label}: line ${line} is not valid JSON, truncated? (${message(error)})`);
 }
 
 function message(error: unknown): string {

@@ -57,6 +57,13 @@ function isExecuteTool(span: RecordedSpan): boolean {
   return span.name.startsWith(`${SPAN_EXECUTE_TOOL_PREFIX} `);
 }
 
+const PHASE_SPANS: readonly string[] = [SPAN_BEFORE_TOOL, SPAN_AFTER_TOOL, SPAN_EXECUTE];
+
+/** Whether replay reads the span: a tool call, or one of its phases (everything else in a trace is not held). */
+export function isReplaySpan(span: RecordedSpan): boolean {
+  return isExecuteTool(span) || PHASE_SPANS.includes(span.name);
+}
+
 function text(span: RecordedSpan, key: string): string | undefined {
   const value = span.attributes.get(key);
   return typeof value === 'string' ? value : undefined;

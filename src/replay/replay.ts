@@ -1,13 +1,13 @@
 /**
  * `replay()`: runs hooks against recorded tool calls and reports which effective decisions changed.
  */
-import { errorMessage } from '../internal/describe.js';
 import type { HookFailure, ToolArgs } from '../index.js';
+import { errorMessage } from '../internal/describe.js';
+import { anything, count, duration, readOptions } from '../internal/validate.js';
 import { markerFlags } from './markers.js';
-import { parseOtlpJson } from './otlp-json.js';
 import { recordedCalls, type RecordedCall } from './recorded-calls.js';
 import { ReplayRunner, type PhaseReplay } from './replay-runner.js';
-import { loadSource } from './source.js';
+import { DEFAULT_MAX_SOURCE_BYTES, readSourceSpans } from './source.js';
 import type { RecordedDecision, ReplayChange, ReplayFlag, ReplayHookError, ReplayOptions, ReplayReport } from './types.js';
 
 /**
@@ -33,10 +33,17 @@ export async function replay<S = unknown>(options: ReplayOptions<S>): Promise<Re
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('replay(options) takes an object: replay({ hooks, source })');
   }
+  const { maxSourceBytes = DEFAULT_MAX_SOURCE_BYTES } = readOptions(options, 'replay(options)', 'replay', {
+    hooks: anything,
+    source: anything,
+    state: anything,
+    fetchTimeoutMs: duration(1),
+    maxSourceBytes: count(1),
+  });
   // Hooks first: a bad policy is reported before anything is fetched.
   const runner = new ReplayRunner<S>(options.hooks);
-  const loaded = await loadSource(options.source, options.fetchTimeoutMs);
-  const calls = recordedCalls(parseOtlpJson(loaded.text, loaded.label));
+  const spans = await readSourceSpans(options.source, { fetchTimeoutMs: options.fetchTimeoutMs, maxSourceBytes });
+  const calls = recordedCalls(spans);
   return replayCalls(runner, calls, options.state as S);
 }
 

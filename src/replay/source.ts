@@ -1,18 +1,29 @@
 /**
- * Reading a replay source: a file, an http(s) URL, or standard input. Everything is read whole before
- * any of it is parsed, so a failure never leaves a replay half done.
+ * Reading a replay source: a file, an http(s) URL, or standard input, in chunks and never past a byte
+ * bound. JSON lines are parsed as they arrive, and only the spans replay reads (tool calls and their
+ * phases) are held; one big object is held whole up to the bound. Nothing is replayed before the whole
+ * source was read, so a failure never leaves a replay half done.
  * @internal
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { errorMessage } from '../internal/describe.js';
 import { ReplayInputError } from './input-error.js';
+import { OtlpJsonReader, type RecordedSpan } from './otlp-json.js';
+import { isReplaySpan } from './recorded-calls.js';
 
 const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
-/** A source's text and the label used in messages about it. */
-export interface LoadedSource {
-  readonly label: string;
-  readonly text: string;
+/** The most bytes a source may hold unless `maxSourceBytes` (`--max-bytes`) says otherwise: 256 MiB. */
+export const DEFAULT_MAX_SOURCE_BYTES = 256 * 1024 * 1024;
+
+/** How much of an HTTP error body is read for its message. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** How a source is read. */
+export interface SourceLimits {
+  readonly fetchTimeoutMs?: number | undefined;
+  readonly maxSourceBytes?: number | undefined;
 }
 
 /** True for `http:` and `https:` URLs (the only remote sources). */
@@ -21,29 +32,80 @@ export function isUrlSource(source: string | URL): boolean {
   return /^https?:\/\//i.test(source);
 }
 
-/** Reads the whole source; throws {@link ReplayInputError} naming the source and the problem. */
-export async function loadSource(source: string | URL, fetchTimeoutMs = DEFAULT_FETCH_TIMEOUT_MS): Promise<LoadedSource> {
+/**
+ * Reads the whole source and returns its spans; throws {@link ReplayInputError} naming the source and
+ * the problem (unreadable, not OTLP/JSON, larger than `maxSourceBytes`).
+ */
+export async function readSourceSpans(source: string | URL, limits: SourceLimits = {}): Promise<RecordedSpan[]> {
+  const maxBytes = limits.maxSourceBytes ?? DEFAULT_MAX_SOURCE_BYTES;
   if (source instanceof URL ? source.href === '' : typeof source !== 'string' || source === '') {
     throw new ReplayInputError('replay: source must be a file path, an http(s) URL or "-" for standard input');
   }
-  if (isUrlSource(source)) return fetchSource(new URL(source), fetchTimeoutMs);
-  if (source instanceof URL) {
-    if (source.protocol !== 'file:') throw new ReplayInputError(`${source.href}: only file, http and https URLs can be replayed`);
-    return readSource(source, source.href);
+  const opened = await openSource(source, limits.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS, maxBytes);
+  const reader = new OtlpJsonReader(opened.label, isReplaySpan);
+  const decoder = new TextDecoder('utf-8');
+  let read = 0;
+  try {
+    for await (const chunk of opened.bytes) {
+      read += chunk.byteLength;
+      if (read > maxBytes) throw tooLarge(opened.label, maxBytes, `more than ${maxBytes} bytes`);
+      reader.push(decoder.decode(chunk, { stream: true }));
+    }
+  } catch (error) {
+    if (error instanceof ReplayInputError) throw error;
+    throw new ReplayInputError(`${opened.label}: ${opened.readFailure} (${errorMessage(error)})`, { cause: error });
+  } finally {
+    await opened.close();
   }
-  if (source === '-') return { label: 'standard input', text: await readStdin() };
-  return readSource(source, source);
+  reader.push(decoder.decode());
+  return reader.end();
 }
 
-async function readSource(path: string | URL, label: string): Promise<LoadedSource> {
+/** An opened source: its bytes, the label used in messages, and what to say when reading fails. */
+interface OpenedSource {
+  readonly label: string;
+  readonly bytes: AsyncIterable<Uint8Array>;
+  readonly readFailure: string;
+  close(): Promise<void>;
+}
+
+function tooLarge(label: string, maxBytes: number, size: string): ReplayInputError {
+  return new ReplayInputError(
+    `${label}: holds ${size}, past maxSourceBytes (${maxBytes}); replay a shorter time window, or raise the bound (--max-bytes)`,
+  );
+}
+
+async function openSource(source: string | URL, fetchTimeoutMs: number, maxBytes: number): Promise<OpenedSource> {
+  if (isUrlSource(source)) return openUrl(new URL(source), fetchTimeoutMs, maxBytes);
+  if (source instanceof URL) {
+    if (source.protocol !== 'file:') throw new ReplayInputError(`${source.href}: only file, http and https URLs can be replayed`);
+    return openFile(source, source.href, maxBytes);
+  }
+  if (source === '-') {
+    return { label: 'standard input', bytes: process.stdin, readFailure: 'cannot read standard input', close: async () => undefined };
+  }
+  return openFile(source, source, maxBytes);
+}
+
+async function openFile(path: string | URL, label: string, maxBytes: number): Promise<OpenedSource> {
+  let size: number;
   try {
-    return { label, text: await readFile(path, 'utf8') };
+    size = (await stat(path)).size;
   } catch (error) {
     throw new ReplayInputError(`${label}: cannot read the file (${errorMessage(error)})`, { cause: error });
   }
+  // A regular file says its size up front; a pipe or a device (size 0) is counted as it is read.
+  if (size > maxBytes) throw tooLarge(label, maxBytes, `${size} bytes`);
+  const stream = createReadStream(path);
+  return {
+    label,
+    bytes: stream,
+    readFailure: 'cannot read the file',
+    close: async () => void stream.destroy(),
+  };
 }
 
-async function fetchSource(url: URL, timeoutMs: number): Promise<LoadedSource> {
+async function openUrl(url: URL, timeoutMs: number, maxBytes: number): Promise<OpenedSource> {
   // Credentials in the URL are never echoed back in messages.
   const label = url.username !== '' || url.password !== '' ? `${url.protocol}//${url.host}${url.pathname}` : url.href;
   let response: Response;
@@ -54,23 +116,41 @@ async function fetchSource(url: URL, timeoutMs: number): Promise<LoadedSource> {
     const detail = cause === undefined ? errorMessage(error) : `${errorMessage(error)}: ${errorMessage(cause)}`;
     throw new ReplayInputError(`${label}: unreachable (${detail})`, { cause: error });
   }
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw new ReplayInputError(`${label}: the response could not be read (${errorMessage(error)})`, { cause: error });
-  }
+  const body = response.body;
+  const close = async (): Promise<void> => {
+    await body?.cancel().catch(() => undefined);
+  };
   if (!response.ok) {
-    const said = errorBodyMessage(text);
+    const said = errorBodyMessage(await readPrefix(body, MAX_ERROR_BODY_BYTES));
+    await close();
     throw new ReplayInputError(`${label}: answered HTTP ${response.status}${said === undefined ? '' : ` (${said})`}`);
   }
-  return { label, text };
+  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isSafeInteger(length) && length > maxBytes) {
+    await close();
+    throw tooLarge(label, maxBytes, `${length} bytes (Content-Length)`);
+  }
+  return { label, bytes: body ?? emptyBytes(), readFailure: 'the response could not be read', close };
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+async function* emptyBytes(): AsyncIterable<Uint8Array> {}
+
+/** The first `max` bytes of a body as text ('' when it cannot be read). */
+async function readPrefix(body: ReadableStream<Uint8Array> | null, max: number): Promise<string> {
+  if (body === null) return '';
+  const decoder = new TextDecoder('utf-8');
+  let text = '';
+  let read = 0;
+  try {
+    for await (const chunk of body) {
+      text += decoder.decode(chunk.subarray(0, Math.max(0, max - read)), { stream: true });
+      read += chunk.byteLength;
+      if (read >= max) break;
+    }
+  } catch {
+    // an error body that cannot be read still gives the status
+  }
+  return text;
 }
 
 /** The `error.message` of a JSON error body such as Jaeger's `{"error":{"message":"trace not found"}}`. */

@@ -24,6 +24,13 @@ export interface ReplayOptions<S = unknown> {
   state?: S;
   /** How long fetching a URL source may take, in milliseconds. Default 30 000. */
   fetchTimeoutMs?: number;
+  /**
+   * The most bytes read from the source (file, URL or standard input); a larger source is rejected
+   * with a {@link ReplayInputError} before it fills memory. JSON lines are parsed as they arrive, so
+   * only their spans are held; one big object is held whole up to this bound. Default 268 435 456
+   * (256 MiB); the CLI's `--max-bytes`.
+   */
+  maxSourceBytes?: number;
 }
 
 /** A phase's effective decision and the hook that won it (`null` for `continue`). */

@@ -4,18 +4,17 @@
  * @internal
  */
 import type { Span, Tracer } from '@opentelemetry/api';
-import { diag } from '@opentelemetry/api';
 import type { HookDecision } from '../decisions.js';
 import { CONTINUE } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { callObserver, callSync } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
 import type { Phase, ToolHookEvent } from '../hook.js';
-import type { Capture } from '../telemetry/capture.js';
-import { diagSafe } from '../telemetry/capture.js';
+import type { Capture } from '../telemetry/capture/options.js';
 import { recordEvent, startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Matched, PhaseRequest } from './phase.js';
 import { runPhase } from './phase.js';
+import { report } from '../telemetry/warn-once.js';
 
 const PHASES: readonly Phase[] = ['before_tool', 'after_tool', 'on_error'];
 const PHASE_METHOD = { before_tool: 'beforeTool', after_tool: 'afterTool', on_error: 'onError' } as const;
@@ -98,11 +97,10 @@ export class RunnerCore<S = unknown> {
       if (onEvent === undefined) continue;
       const failure = callObserver(() => onEvent.call(entry.hook, event));
       if (failure === undefined) continue;
-      diag.warn(
-        diagSafe(
-          `toolhooks: observer "${entry.name}" threw in onEvent (${event.type} event for tool "${toolName}"): ` +
-            this.capture.limit(errorMessage(failure.error)),
-        ),
+      report(
+        'warn',
+        `toolhooks: observer "${entry.name}" threw in onEvent (${event.type} event for tool "${toolName}"): ` +
+          this.capture.limit(errorMessage(failure.error)),
       );
       if (span !== undefined) {
         recordEvent(span, this.capture, { type: 'error', hook: { ...entry, failureMode: 'open' }, kind: 'threw', error: failure.error });

@@ -4,9 +4,8 @@
  * Node process warning with a code, as Node itself does for deprecations.
  * @internal
  */
-import { diag } from '@opentelemetry/api';
 import type { HookEntry } from './hook-entry.js';
-import { warnVisibly } from '../telemetry/warn-once.js';
+import { report, warnVisibly } from '../telemetry/warn-once.js';
 
 /** The code of the process warning, for `process.on('warning')` filters and `--disable-warning`. */
 const HOOK_FAILURE_WARNING_CODE = 'TOOLHOOKS_HOOK_FAILED';
@@ -20,9 +19,5 @@ export function reportHookFailure<S>(entry: HookEntry<S>, text: string): void {
     warnVisibly(text, HOOK_FAILURE_WARNING_CODE);
     return;
   }
-  try {
-    diag.warn(text);
-  } catch {
-    // diag itself failed: nothing more can be done safely
-  }
+  report('warn', text);
 }

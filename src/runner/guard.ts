@@ -93,7 +93,7 @@ function settleThenable(value: PromiseLike<unknown>, timeoutMs: number, onTimeou
 }
 
 /** Whether `value` is a promise or promise-like. Reading `then` on a hostile proxy may throw: callers guard. */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
+function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     value !== null &&
     (typeof value === 'object' || typeof value === 'function') &&

@@ -6,6 +6,7 @@
 import { typeName, withoutStatefulFlags } from '../internal/describe.js';
 import type { FailureMode, HookMode, ToolHook, ToolMatcher } from '../hook.js';
 import { HOOK_METHODS, nearMissError, nearMissesOf } from './misuse.js';
+import { duration, oneOf } from '../internal/validate.js';
 
 export interface HookEntry<S> {
   readonly hook: ToolHook<S>;
@@ -83,19 +84,17 @@ function compileMatcher(tools: ToolMatcher | undefined, where: string): ((toolNa
 
 /** Validates a timeout in milliseconds (0 = none). */
 export function checkTimeout(value: unknown, what: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(`${what} must be a finite number of milliseconds >= 0 (0 = no timeout), got ${String(value)}`);
-  }
-  return value;
+  return TIMEOUT(value, what);
 }
+
+const TIMEOUT = duration(0);
 
 /** Validates a failure mode. */
 export function checkFailureMode(value: unknown, what: string): FailureMode {
-  if (value !== 'open' && value !== 'closed') {
-    throw new TypeError(`${what} must be 'open' or 'closed', got ${JSON.stringify(String(value))}`);
-  }
-  return value;
+  return FAILURE_MODE(value, what);
 }
+
+const FAILURE_MODE = oneOf<FailureMode>('open', 'closed');
 
 function checkMode(value: unknown, what: string): HookMode {
   if (value === undefined) return 'enforce';

@@ -13,7 +13,7 @@ import { RunnerCore, attachCore } from './core.js';
 import type { HookRunnerOptions, RunOptions } from './options.js';
 import { checkRunCall, readRunnerOptions } from './options.js';
 import type { PhaseRequest } from './phase.js';
-import { resolveCapture } from '../telemetry/capture.js';
+import { resolveCapture } from '../telemetry/capture/options.js';
 import { INSTRUMENTATION_NAME } from '../telemetry/semconv.js';
 import { VERSION } from '../version.js';
 

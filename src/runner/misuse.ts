@@ -7,7 +7,7 @@
  */
 
 /** Hook members people write by mistake, with the member they meant. */
-export const HOOK_NEAR_MISSES = {
+const HOOK_NEAR_MISSES = {
   tool: 'tools',
   toolNames: 'tools',
   timeout: 'timeoutMs',

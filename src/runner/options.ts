@@ -9,8 +9,8 @@ import { isPlainObject } from '../decisions.js';
 import type { FailureMode, Phase, ToolArgs, ToolHook } from '../hook.js';
 import type { HOOK_METHODS } from './misuse.js';
 import { RUNNER_OPTION_HINTS, looksLikeHook, singleHookError } from './misuse.js';
-import type { CaptureOptions } from '../telemetry/capture.js';
-import { rejectUnknownOptions } from '../internal/validate.js';
+import type { CaptureOptions } from '../telemetry/capture/options.js';
+import { abortSignal, anything, count, duration, oneOf, readOptions, string, stringList } from '../internal/validate.js';
 
 /**
  * Options of a {@link HookRunner}.
@@ -53,8 +53,17 @@ export interface RunOptions {
   knownTools?: ReadonlySet<string> | readonly string[];
 }
 
-const RUNNER_OPTIONS = ['hooks', 'tracer', 'timeoutMs', 'failureMode', 'capture', 'agentName'] as const;
-const RUN_OPTIONS = ['callId', 'attempt', 'signal', 'knownTools'] as const;
+/** Each runner option and its check; `hooks`, `tracer` and `capture` are checked further where they are read. */
+const RUNNER_CHECKS = {
+  hooks: anything,
+  tracer: anything,
+  timeoutMs: duration(0),
+  failureMode: oneOf('open', 'closed'),
+  capture: anything,
+  agentName: string,
+} as const;
+const RUNNER_OPTIONS: readonly string[] = Object.keys(RUNNER_CHECKS);
+const RUN_CHECKS = { callId: string, attempt: count(1), signal: abortSignal, knownTools: stringList } as const;
 
 /** Reads the constructor argument: an array of hooks, or options; anything else is a TypeError naming the fix. */
 export function readRunnerOptions<S>(value: ToolHook<S>[] | HookRunnerOptions<S> | undefined): HookRunnerOptions<S> {
@@ -66,14 +75,11 @@ export function readRunnerOptions<S>(value: ToolHook<S>[] | HookRunnerOptions<S>
   }
   for (const [key, option] of Object.entries(value)) {
     // `{ policy }` in JavaScript: a hook under its variable's name instead of in `hooks`.
-    if (!(RUNNER_OPTIONS as readonly string[]).includes(key) && looksLikeHook(option)) {
+    if (!RUNNER_OPTIONS.includes(key) && looksLikeHook(option)) {
       throw new TypeError(`HookRunner: option ${JSON.stringify(key)} is a hook, not an option; pass { hooks: [${key}] }`);
     }
   }
-  rejectUnknownOptions(value, RUNNER_OPTIONS, 'HookRunner', RUNNER_OPTION_HINTS);
-  if (value.agentName !== undefined && typeof value.agentName !== 'string') {
-    throw new TypeError(`HookRunner: agentName must be a string, got ${typeName(value.agentName)}`);
-  }
+  readOptions(value, 'HookRunner(options)', 'HookRunner', RUNNER_CHECKS, RUNNER_OPTION_HINTS);
   return value;
 }
 
@@ -88,11 +94,7 @@ export function checkRunCall(phase: Phase, toolName: unknown, args: unknown, opt
   if (!isPlainObject(args)) {
     throw new TypeError(`HookRunner.${method}: args must be a plain object of tool arguments, got ${typeName(args)}`);
   }
-  if (opts === undefined) return;
-  if (opts === null || typeof opts !== 'object') {
-    throw new TypeError(`HookRunner.${method}: opts must be an object ({ callId, attempt, signal, knownTools })`);
-  }
-  rejectUnknownOptions(opts, RUN_OPTIONS, `HookRunner.${method}`);
+  readOptions(opts, `HookRunner.${method}: opts ({ callId, attempt, signal, knownTools })`, `HookRunner.${method}`, RUN_CHECKS);
 }
 
 const PHASE_API = { before_tool: 'runBefore', after_tool: 'runAfter', on_error: 'runError' } as const;

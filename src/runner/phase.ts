@@ -7,7 +7,7 @@
  * @internal
  */
 import type { Span } from '@opentelemetry/api';
-import { context, diag, trace } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import type { HookDecision, Skip } from '../decisions.js';
 import { CONTINUE, abort } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
@@ -17,14 +17,15 @@ import type { Settled } from './guard.js';
 import { callUser } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
 import type { HookFailure, Phase, PhaseEvent, ShadowedDecision, ToolArgs } from '../hook.js';
-import { diagSafe } from '../telemetry/capture.js';
 import { endPhaseSpan, recordEvent } from '../telemetry/phase-span.js';
+import { isRecording } from '../telemetry/span.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
 import { failureRecord, hookRecord, shadowedRecord } from './records.js';
 import { reportHookFailure } from './first-failure.js';
 import type { Verdict } from './verdict.js';
 import { HookFailed, checkDecision } from './verdict.js';
+import { report } from '../telemetry/warn-once.js';
 
 /** What a phase is asked to decide about: one object instead of a long parameter list. */
 export interface PhaseRequest {
@@ -91,7 +92,7 @@ class PhaseRun<S> {
  * that the hooks' own spans follow its sampling decision).
  */
 export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>, span: Span | undefined): HookDecision | Promise<HookDecision> {
-  const recording = span !== undefined && span.isRecording() ? span : undefined;
+  const recording = span !== undefined && isRecording(span) ? span : undefined;
   const run = new PhaseRun<S>(request, matched, recording, core.hasObservers);
   if (span === undefined) return aggregate(core, run);
   return context.with(trace.setSpan(context.active(), span), aggregate, undefined, core, run);
@@ -231,7 +232,7 @@ function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, 
       : closed
         ? 'failureMode is closed, so the call is aborted'
         : 'treated as Continue';
-  const text = diagSafe(`toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${failure.kind}: ${message}); ${consequence}`);
+  const text = `toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${failure.kind}: ${message}); ${consequence}`;
   reportHookFailure(entry, text);
   if (run.span !== undefined) recordEvent(run.span, core.capture, { type: 'error', hook: entry, kind: failure.kind, error: failure.error });
   return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
@@ -244,11 +245,10 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
   let winning = run.winning;
   let winner = run.winner;
   if (phase === 'after_tool' && winning.kind === 'skip' && winner !== undefined) {
-    diag.warn(
-      diagSafe(
-        `toolhooks: hook "${winner.name}" returned Skip in after_tool for tool "${toolName}"; ` +
-          'the tool has already run, so the Skip is ignored and treated as Continue',
-      ),
+    report(
+      'warn',
+      `toolhooks: hook "${winner.name}" returned Skip in after_tool for tool "${toolName}"; ` +
+        'the tool has already run, so the Skip is ignored and treated as Continue',
     );
     winning = CONTINUE;
     winner = undefined;

@@ -6,7 +6,7 @@
  */
 import type { HookDecision } from '../decisions.js';
 import type { HookFailure, HookMode, PhaseHookRecord, ShadowedDecision } from '../hook.js';
-import type { Capture } from '../telemetry/capture.js';
+import type { Capture } from '../telemetry/capture/options.js';
 
 /** A hook record while its phase runs: `shadowedBy` is set when a later Abort shadows it. */
 export type OpenHookRecord = { -readonly [K in keyof PhaseHookRecord]: PhaseHookRecord[K] };

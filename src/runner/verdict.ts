@@ -21,7 +21,7 @@ export class HookFailed {
 export type Verdict = HookDecision | HookFailed;
 
 /** What a phase checks a decision against, beyond its shape. */
-export interface DecisionRules {
+interface DecisionRules {
   readonly toolName: string;
   /** Whether a Redirect may name `tool`; undefined accepts every target. */
   readonly isKnownTool: ((tool: string) => boolean) | undefined;

@@ -7,7 +7,7 @@ import { errorClassName, errorMessage } from '../internal/describe.js';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase } from '../hook.js';
-import { reportTelemetryFailure, startSpanSafely } from './failures.js';
+import { addSpanEvent, endSpan, setSpanAttributes, startSpan } from './span.js';
 import {
   ATTR_DECISION,
   ATTR_DECISION_HOOK,
@@ -37,7 +37,7 @@ import {
   SPAN_BEFORE_TOOL,
   SPAN_ON_ERROR,
 } from './semconv.js';
-import type { Capture } from './capture.js';
+import type { Capture } from './capture/options.js';
 
 /** How many `newArgs` key names a decision event lists. */
 const MAX_ARG_KEYS = 64;
@@ -50,11 +50,11 @@ const SPAN_NAMES: Record<Phase, string> = {
 
 /** Starts a phase span (recording or not: the caller decides); undefined only when the tracer throws. */
 export function startPhaseSpan(tracer: Tracer, phase: Phase, toolName: string): Span | undefined {
-  return startSpanSafely(tracer, SPAN_NAMES[phase], { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase });
+  return startSpan(tracer, SPAN_NAMES[phase], { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase });
 }
 
 /** The hook a phase event is about. */
-export interface RecordedHook {
+interface RecordedHook {
   readonly name: string;
   readonly index: number;
   readonly mode: HookMode;
@@ -62,7 +62,7 @@ export interface RecordedHook {
 }
 
 /** One event of a phase span: an invoked hook's decision, a shadowed decision, or a swallowed failure. */
-export type PhaseSpanEvent =
+type PhaseSpanEvent =
   | { readonly type: 'decision'; readonly hook: RecordedHook; readonly decision: HookDecision; readonly durationMs: number }
   | { readonly type: 'shadowed'; readonly hook: string; readonly decision: HookDecision; readonly winner: string }
   | { readonly type: 'error'; readonly hook: RecordedHook; readonly kind: HookErrorKind; readonly error: unknown };
@@ -78,11 +78,7 @@ const EVENT_NAMES = {
  * to build or add it is reported, never propagated.
  */
 export function recordEvent(span: Span, capture: Capture, event: PhaseSpanEvent): void {
-  try {
-    span.addEvent(EVENT_NAMES[event.type], eventAttributes(capture, event));
-  } catch (error) {
-    reportTelemetryFailure('addEvent', error);
-  }
+  addSpanEvent(span, EVENT_NAMES[event.type], eventAttributes, capture, event);
 }
 
 function eventAttributes(capture: Capture, event: PhaseSpanEvent): Attributes {
@@ -129,7 +125,7 @@ function decisionAttributes(capture: Capture, hook: RecordedHook, decision: Hook
 }
 
 /** `exception.*` attributes for anything thrown: an Error's class, message and stack, else typeof and String(). */
-export function exceptionAttributes(error: unknown, capture: Capture): Attributes {
+function exceptionAttributes(error: unknown, capture: Capture): Attributes {
   try {
     if (error instanceof Error) {
       const attributes: Attributes = {
@@ -158,7 +154,7 @@ function readStack(error: Error): string | undefined {
 }
 
 /** What a phase span says about the phase once it ends. */
-export interface PhaseSummary {
+interface PhaseSummary {
   readonly decision: DecisionKind;
   /** The winning hook, when the decision is not continue. */
   readonly winner: string | undefined;
@@ -169,17 +165,13 @@ export interface PhaseSummary {
 
 /** Sets the phase's summary attributes and ends its span. */
 export function endPhaseSpan(span: Span, summary: PhaseSummary): void {
-  try {
-    const attributes: Attributes = {
-      [ATTR_DECISION]: summary.decision,
-      [ATTR_HOOKS_INVOKED]: summary.invoked,
-      [ATTR_DECISIONS_SHADOWED]: summary.shadowed,
-      [ATTR_HOOK_ERRORS]: summary.errors,
-    };
-    if (summary.winner !== undefined && summary.decision !== 'continue') attributes[ATTR_DECISION_HOOK] = summary.winner;
-    span.setAttributes(attributes);
-    span.end();
-  } catch (error) {
-    reportTelemetryFailure('span.end', error);
-  }
+  const attributes: Attributes = {
+    [ATTR_DECISION]: summary.decision,
+    [ATTR_HOOKS_INVOKED]: summary.invoked,
+    [ATTR_DECISIONS_SHADOWED]: summary.shadowed,
+    [ATTR_HOOK_ERRORS]: summary.errors,
+  };
+  if (summary.winner !== undefined && summary.decision !== 'continue') attributes[ATTR_DECISION_HOOK] = summary.winner;
+  setSpanAttributes(span, 'phase span attributes', attributes);
+  endSpan(span);
 }

@@ -1,12 +1,38 @@
 /**
- * "Warn once, then count": how every telemetry component of toolhooks reports its own failures. A
- * failing meter, logger or exporter must never disturb a tool call, and must not flood the log either:
- * the first failure is reported through `diag.warn`, later ones are counted and the count is reported
- * at the 10th, 100th, 1000th… failure.
+ * The one reporting home: everything toolhooks says about itself goes through this module — through
+ * OpenTelemetry's `diag`, or as a Node process warning when the user must see it without a diag
+ * logger. Every function escapes control characters in what it says and never throws, even when the
+ * registered diag logger does: a report can never reach the tool path or a caller.
+ *
+ * Failures of telemetry components are "warned once, then counted" ({@link FailureCounter}): a failing
+ * meter, logger or exporter must not flood the log, so the first failure is reported and later ones
+ * at the 10th, 100th, 1000th…
  * @internal
  */
 import { diag } from '@opentelemetry/api';
-import { diagSafe } from './capture.js';
+import { diagSafe } from './capture/sanitize.js';
+
+/** How much a report matters; the diag level it is written at. */
+type ReportLevel = 'error' | 'warn' | 'info';
+
+/**
+ * Says `message` (control characters escaped) through `diag` at `level`, with `detail` as diag's second
+ * argument when given. Never throws.
+ *
+ * @example
+ * ```ts
+ * report('warn', 'toolhooks: telemetry flush failed', error);
+ * ```
+ */
+export function report(level: ReportLevel, message: string, detail?: unknown): void {
+  try {
+    const line = diagSafe(message);
+    if (detail === undefined) diag[level](line);
+    else diag[level](line, detail);
+  } catch {
+    // the diag logger itself failed: nothing more can be done safely
+  }
+}
 
 /**
  * Counts the failures of one component and reports them through diag at the 1st, 10th, 100th…
@@ -36,18 +62,14 @@ export class FailureCounter {
   report(what: string, error: unknown): void {
     this.#count += 1;
     if (this.#count !== 1 && !Number.isInteger(Math.log10(this.#count))) return;
-    try {
-      diag.warn(diagSafe(`toolhooks: ${what} (${this.#count} failure(s) so far); ${this.#consequence}`), error);
-    } catch {
-      // diag itself failed: nothing more can be done safely
-    }
+    report('warn', `toolhooks: ${what} (${this.#count} failure(s) so far); ${this.#consequence}`, error);
   }
 }
 
 const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
 /** Whether a diag logger is registered (the API keeps it in its global slot, shared by every API copy). */
-export function diagLoggerRegistered(): boolean {
+function diagLoggerRegistered(): boolean {
   const api = (globalThis as Record<symbol, { diag?: unknown } | undefined>)[API_GLOBAL];
   return api?.diag !== undefined;
 }
@@ -63,10 +85,9 @@ export function diagLoggerRegistered(): boolean {
  * ```
  */
 export function warnVisibly(message: string, code: string): void {
-  const line = diagSafe(message);
   try {
-    if (diagLoggerRegistered() || typeof process === 'undefined' || typeof process.emitWarning !== 'function') diag.warn(line);
-    else process.emitWarning(line, { type: 'ToolhooksWarning', code });
+    if (diagLoggerRegistered() || typeof process === 'undefined' || typeof process.emitWarning !== 'function') report('warn', message);
+    else process.emitWarning(diagSafe(message), { type: 'ToolhooksWarning', code });
   } catch {
     // nowhere left to say it
   }

@@ -5,7 +5,10 @@
  * Markers (an HTML comment on the line right before a ```ts fence):
  * - `<!-- runnable: NAME -->` — a whole program: it is type-checked, run as written against the packed
  *   package, and what it prints is checked (the expectations live in test/system/package/snippets.test.ts);
- * - `<!-- fragment -->` — a piece of a larger program (it uses names defined elsewhere): not checked alone.
+ * - `<!-- fragment -->` — a piece of a larger program (it uses names defined elsewhere): not checked alone;
+ * - `<!-- clone -->` (before a ```sh fence) — commands for a clone of the repository (`npm run demo`,
+ *   `npm test`). Every other ```sh block of the README is for a project that installed the package: its
+ *   commands name the package's files under `node_modules/toolhooks/`, and only files it ships.
  * Every other ```ts block must compile on its own with `tsc --strict` against the package's types.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,7 +23,7 @@ export interface CodeBlock {
   /** The fence's info string (`ts`, `sh`, ``). */
   readonly lang: string;
   /** `runnable` with its name, `fragment`, or nothing. */
-  readonly marker: { readonly kind: 'runnable'; readonly name: string } | { readonly kind: 'fragment' } | undefined;
+  readonly marker: { readonly kind: 'runnable'; readonly name: string } | { readonly kind: 'fragment' } | { readonly kind: 'clone' } | undefined;
   readonly code: string;
 }
 
@@ -42,6 +45,7 @@ export function documentationFiles(root: string): string[] {
 
 const RUNNABLE = /^<!--\s*runnable:\s*([a-z0-9-]+)\s*-->$/;
 const FRAGMENT = /^<!--\s*fragment\s*-->$/;
+const CLONE = /^<!--\s*clone\s*-->$/;
 
 /** The fenced code blocks of a file, with the marker on the line before each, if any. */
 export function codeBlocks(root: string, file: string): CodeBlock[] {
@@ -55,7 +59,14 @@ export function codeBlocks(root: string, file: string): CodeBlock[] {
     while (end < lines.length && !/^```\s*$/.test(lines[end] ?? '')) end += 1;
     const before = (lines[index - 1] ?? '').trim();
     const runnable = RUNNABLE.exec(before);
-    const marker = runnable !== null ? { kind: 'runnable' as const, name: runnable[1] ?? '' } : FRAGMENT.test(before) ? { kind: 'fragment' as const } : undefined;
+    const marker =
+      runnable !== null
+        ? { kind: 'runnable' as const, name: runnable[1] ?? '' }
+        : FRAGMENT.test(before)
+          ? { kind: 'fragment' as const }
+          : CLONE.test(before)
+            ? { kind: 'clone' as const }
+            : undefined;
     blocks.push({ file, line: start + 1, lang: open[1] ?? '', marker, code: lines.slice(start, end).join('\n') + '\n' });
     index = end;
   }

@@ -2,37 +2,48 @@
  * An in-memory trace pipeline for tests: a real SDK tracer provider whose finished spans are read
  * back, with the AsyncLocalStorage context manager so parent/child links across awaits are real.
  */
-import { context } from '@opentelemetry/api';
+import { ROOT_CONTEXT, context, createContextKey } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { expect } from 'vitest';
+import { newTracerProvider, simpleSpanProcessor } from './sdk.js';
+import type { TestTracerProvider } from './sdk.js';
+import type { HookRunnerOptions, ToolHook } from '../../src/index.js';
+import { HookRunner } from '../../src/index.js';
+import { ATTR_OUTCOME } from '../../src/telemetry/semconv.js';
 
-let contextManagerInstalled = false;
+const PROBE = createContextKey('toolhooks test context probe');
 
-/** Installs the AsyncLocalStorage context manager once per test process. */
+/**
+ * Installs the AsyncLocalStorage context manager unless a working one is registered (test files share a
+ * process, and a test may have unregistered the globals).
+ */
 export function installContextManager(): void {
-  if (contextManagerInstalled) return;
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  contextManagerInstalled = true;
+  const working = context.with(ROOT_CONTEXT.setValue(PROBE, true), () => context.active().getValue(PROBE) === true);
+  if (!working) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 }
 
 export interface TestTracing {
-  readonly provider: BasicTracerProvider;
+  readonly provider: TestTracerProvider;
   readonly exporter: InMemorySpanExporter;
-  readonly tracer: ReturnType<BasicTracerProvider['getTracer']>;
+  readonly tracer: ReturnType<TestTracerProvider['getTracer']>;
   spans(): ReadableSpan[];
   spansNamed(name: string): ReadableSpan[];
   /** The one finished span with this name; fails the test when there is not exactly one. */
   onlySpan(name: string): ReadableSpan;
   reset(): void;
+  /** The `toolhooks.outcome` of each finished `execute_tool {toolName}` span, in the order they ended. */
+  outcomesOf(toolName: string): unknown[];
+  /** A HookRunner over `hooks` that records into this pipeline (more runner options may be given). */
+  runner<S = unknown>(hooks: ToolHook<S>[], options?: Omit<HookRunnerOptions<S>, 'hooks' | 'tracer'>): HookRunner<S>;
 }
 
 /** A tracer provider with an in-memory exporter; spans are exported as soon as they end. */
 export function createTestTracing(): TestTracing {
   installContextManager();
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = newTracerProvider({ spanProcessors: [simpleSpanProcessor(exporter)] });
   const tracer = provider.getTracer('toolhooks');
   return {
     provider,
@@ -46,6 +57,8 @@ export function createTestTracing(): TestTracing {
       return spans[0] as ReadableSpan;
     },
     reset: () => exporter.reset(),
+    outcomesOf: (toolName) => exporter.getFinishedSpans().filter((span) => span.name === `execute_tool ${toolName}`).map((span) => span.attributes[ATTR_OUTCOME]),
+    runner: <S>(hooks: ToolHook<S>[], options: Omit<HookRunnerOptions<S>, 'hooks' | 'tracer'> = {}) => new HookRunner<S>({ ...options, hooks, tracer }),
   };
 }
 

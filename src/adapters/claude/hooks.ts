@@ -8,7 +8,7 @@ import { HookAbortError } from '../../index.js';
 import type { Executor, HookRunner, ToolArgs } from '../../index.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import { runnerCore } from '../../runner/core.js';
-import { optionalCount } from '../../internal/validate.js';
+import { optionalCount, duration } from '../../internal/validate.js';
 import { redirectTargets, requireOptionsObject, requireRunner, toText } from '../shared.js';
 import { PendingCalls } from './pending.js';
 import type { ClaudeAgentHooks, ClaudeHookCallback, ClaudeHookInput, ClaudeHookOutput } from './types.js';
@@ -77,7 +77,7 @@ export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: C
   if (!Array.isArray(tools) || !tools.every((name) => typeof name === 'string' && name !== '')) {
     throw new TypeError(`${where}: options.tools must be an array of tool names, got ${typeName(tools)}`);
   }
-  const maxMs = optionalCount(raw.maxToolDurationMs, 1_800_000, `${where}: options.maxToolDurationMs`);
+  const maxMs = raw.maxToolDurationMs === undefined ? 1_800_000 : maxToolDuration(optionalCount(raw.maxToolDurationMs, 0, `${where}: options.maxToolDurationMs`), `${where}: options.maxToolDurationMs`);
   const settings: Settings<S> = {
     runner,
     state: 'state' in raw ? { value: raw.state as S } : undefined,
@@ -188,3 +188,5 @@ function updatedInput(input: unknown): ClaudeHookOutput {
 function stop(error: HookAbortError, output: ClaudeHookOutput): ClaudeHookOutput {
   return { ...output, continue: false, stopReason: error.reason };
 }
+
+const maxToolDuration = duration(0);

@@ -12,10 +12,10 @@ import type { CallLimits } from '../shared.js';
 import { redirectTargets, toText } from '../shared.js';
 
 /** Runs one tool of the agent (the requested one or a redirect target) with the given args. */
-export type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<unknown>;
+type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<unknown>;
 
 /** Everything one hooked LangChain tool call needs. */
-export interface LangChainCall<S> {
+interface LangChainCall<S> {
   readonly runner: HookRunner<S>;
   readonly toolName: string;
   readonly args: ToolArgs;
@@ -67,6 +67,6 @@ export function toToolMessage(result: unknown, toolCallId: string, toolName: str
 }
 
 /** LangGraph's Command (a tool's state update), recognised without loading LangGraph. */
-export function isCommand(value: unknown): boolean {
+function isCommand(value: unknown): boolean {
   return value !== null && typeof value === 'object' && !isPlainObject(value) && (value as { lg_name?: unknown }).lg_name === 'Command';
 }

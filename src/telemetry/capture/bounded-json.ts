@@ -10,7 +10,7 @@
  */
 import { errorMessage } from '../../internal/describe.js';
 import { REDACTED } from './redaction.js';
-import { cut, isHighSurrogate, isLowSurrogate, truncatedMarker } from './truncate.js';
+import { cut, isHighSurrogate, isLowSurrogate, isTruncated, truncatedMarker } from './truncate.js';
 
 /** Deeper containers are summarised: a bound on recursion and on the closing reserve below. */
 const MAX_DEPTH = 12;
@@ -27,6 +27,17 @@ function moreItems(count: number): string {
 }
 function moreKeys(count: number): string {
   return `[${count} more keys]`;
+}
+
+const SUMMARY_MARKER = /^(?:…\[\d+ more items\]|\[\d+ more keys\]|\[(?:Object|Array\(\d+\))\])$/;
+
+/**
+ * Whether a string is one of the marks the bounded writer leaves for what it left out: a cut string
+ * (`…[truncated N]`), `…[N more items]`, `[N more keys]`, or a container past the depth bound
+ * (`[Object]`, `[Array(n)]`).
+ */
+export function isCaptureMarker(text: string): boolean {
+  return isTruncated(text) || SUMMARY_MARKER.test(text);
 }
 /**
  * Room every open container keeps for its own end: the longest "more" marker and the closing bracket,

@@ -4,6 +4,7 @@
  * See docs/capture.md.
  */
 import { errorMessage } from '../../internal/describe.js';
+import { rejectUnknownOptions } from '../../internal/validate.js';
 import { serializeBounded } from './bounded-json.js';
 import { redactionMatcher } from './redaction.js';
 import { cut } from './truncate.js';
@@ -146,11 +147,7 @@ export function resolveCapture(options: CaptureOptions | undefined): Capture {
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     throw new TypeError('capture must be an object such as { args: true, results: true }');
   }
-  for (const name of Object.keys(given)) {
-    if (!OPTION_NAMES.includes(name)) {
-      throw new TypeError(`capture.${name} is not a capture option (known: ${OPTION_NAMES.join(', ')})`);
-    }
-  }
+  rejectUnknownOptions(given, OPTION_NAMES, 'capture');
   const args = readBoolean(given, 'args');
   const results = readBoolean(given, 'results');
   const maxLength = readMaxLength(given);

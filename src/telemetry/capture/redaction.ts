@@ -15,7 +15,7 @@ import { withoutStatefulFlags } from '../../internal/describe.js';
  * new RegExp(DEFAULT_REDACT_PATTERNS.join('|'), 'i').test('refresh_token'); // true
  * ```
  */
-export const DEFAULT_REDACT_PATTERNS: readonly string[] = Object.freeze([
+const DEFAULT_REDACT_PATTERNS: readonly string[] = Object.freeze([
   'password',
   'passwd',
   'passphrase',

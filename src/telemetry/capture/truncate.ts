@@ -9,6 +9,13 @@ export function truncatedMarker(cut: number): string {
   return `…[truncated ${cut}]`;
 }
 
+const TRUNCATED = /…\[truncated \d+\]$/;
+
+/** Whether `text` ends with the marker {@link cut} leaves. */
+export function isTruncated(text: string): boolean {
+  return TRUNCATED.test(text);
+}
+
 /** Whether a UTF-16 code unit is the first half of a surrogate pair. */
 export function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

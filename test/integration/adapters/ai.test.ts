@@ -1,5 +1,5 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { ToolExecutionOptions } from 'ai-v6';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai-v6';
 import { MockLanguageModelV3 } from 'ai-v6/test';
@@ -25,9 +25,7 @@ import { createTestTracing } from '../../support/tracing.js';
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
-function runner(hooks: ToolHook[]): HookRunner {
-  return new HookRunner({ hooks, tracer: tracing.tracer });
-}
+const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);
 
 function executeToolSpan(toolName: string, callId?: string): ReadableSpan {
   const spans = tracing

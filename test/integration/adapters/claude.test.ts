@@ -6,17 +6,14 @@
  * without tool_use_id, a PostToolUse that never comes) drive the callbacks with the SDK's own
  * hook input types.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { HookInput, Options, PostToolUseHookInput, PreToolUseHookInput, SDKMessage, SessionEndHookInput } from '@anthropic-ai/claude-agent-sdk';
 import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { ToolHook } from '../../../src/index.js';
-import { HookRunner, abort, redirect, skip } from '../../../src/index.js';
+import type { ToolHook , HookRunner} from '../../../src/index.js';
+import { abort, redirect, skip } from '../../../src/index.js';
 import { ClaudeToolError, claudeAgentHooks } from '../../../src/adapters/claude/index.js';
 import type { ClaudeAgentHooks } from '../../../src/adapters/claude/index.js';
 import {
@@ -33,15 +30,13 @@ import {
 import { createTestTracing } from '../../support/tracing.js';
 import type { ContentBlock } from '../../../examples/support/fake-messages-api.js';
 import { startFakeMessagesApi, textOf, toolResultsIn } from '../../../examples/support/fake-messages-api.js';
+import { useTempDir } from '../../support/temp-dir.js';
 
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
-const home = mkdtempSync(join(tmpdir(), 'toolhooks-claude-'));
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+const home = useTempDir('claude');
 
-function runner(hooks: ToolHook[]): HookRunner {
-  return new HookRunner({ hooks, tracer: tracing.tracer });
-}
+const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);
 
 function executeToolSpans(toolName: string): ReadableSpan[] {
   return tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`);

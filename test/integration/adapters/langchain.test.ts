@@ -4,7 +4,7 @@
  * the agent ends on Abort, and the span tree of each call.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ClientTool } from '@langchain/core/tools';
@@ -12,8 +12,8 @@ import { fakeModel } from '@langchain/core/testing';
 import { createAgent, tool } from 'langchain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { ToolHook } from '../../../src/index.js';
-import { HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
+import type { ToolHook , HookRunner} from '../../../src/index.js';
+import { HookAbortError, abort, redirect, skip } from '../../../src/index.js';
 import { toolhooksMiddleware, withHooks } from '../../../src/adapters/langchain/index.js';
 import {
   ATTR_ERROR_TYPE,
@@ -34,9 +34,7 @@ import { createTestTracing, eventsOf } from '../../support/tracing.js';
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
-function runner(hooks: ToolHook[]): HookRunner {
-  return new HookRunner({ hooks, tracer: tracing.tracer });
-}
+const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);
 
 function executeToolSpan(toolName: string): ReadableSpan {
   return tracing.onlySpan(`${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`);

@@ -2,11 +2,11 @@
  * The MCP adapter and the MCP semantic conventions: attributes of the execute_tool span, error.type
  * of an isError result, and the W3C trace context a real McpServer receives in `params._meta`.
  */
-import type { TextMapPropagator } from '@opentelemetry/api';
+import type { TextMapPropagator, Tracer } from '@opentelemetry/api';
 import { ROOT_CONTEXT, context, propagation, trace } from '@opentelemetry/api';
 import { TraceState, W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -28,6 +28,7 @@ import {
   SPAN_EXECUTE_TOOL_PREFIX,
 } from '../../../src/telemetry/semconv.js';
 import { createTestTracing } from '../../support/tracing.js';
+import { newTracerProvider, simpleSpanProcessor } from '../../support/sdk.js';
 
 const tracing = createTestTracing();
 
@@ -72,8 +73,8 @@ beforeEach(async () => {
 });
 afterEach(async () => closeAll());
 
-function runner(hooks: ToolHook[], tracer = tracing.tracer): HookRunner {
-  return new HookRunner({ hooks, tracer });
+function runner(hooks: ToolHook[], tracer?: Tracer): HookRunner {
+  return tracer === undefined ? tracing.runner(hooks) : new HookRunner({ hooks, tracer });
 }
 
 function only(spans: ReadableSpan[]): ReadableSpan {
@@ -127,7 +128,7 @@ describe('withMcpHooks: W3C trace context in params._meta', () => {
   });
 
   it("a call sampled out by the app's sampler tells the server so (flags 00)", async () => {
-    const provider = new BasicTracerProvider({ sampler: new AlwaysOffSampler(), spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] });
+    const provider = newTracerProvider({ sampler: new AlwaysOffSampler(), spanProcessors: [simpleSpanProcessor(new InMemorySpanExporter())] });
     const fs = withMcpHooks(client, runner([], provider.getTracer('toolhooks')), { server: 'fs' });
     await fs.callTool({ name: 'read_file', arguments: { path: 'a' } });
     expect(parseTraceparent(metas[0]!.traceparent).flags).toBe('00');
@@ -186,7 +187,7 @@ describe('withMcpHooks: MCP attributes of the execute_tool span', () => {
 
   it('the MCP attributes are given at span start, where samplers see them', async () => {
     const seen: Record<string, unknown>[] = [];
-    const provider = new BasicTracerProvider({
+    const provider = newTracerProvider({
       sampler: {
         shouldSample: (_ctx, _traceId, _name, _kind, attributes) => {
           seen.push({ ...attributes });

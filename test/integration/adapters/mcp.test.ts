@@ -1,13 +1,13 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { ToolEvent, ToolHook } from '../../../src/index.js';
-import { HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
+import type { ToolEvent, ToolHook , HookRunner} from '../../../src/index.js';
+import { HookAbortError, abort, redirect, skip } from '../../../src/index.js';
 import { McpToolError, withMcpHooks } from '../../../src/adapters/mcp/index.js';
 import {
   ATTR_ERROR_TYPE,
@@ -67,9 +67,7 @@ beforeEach(async () => {
 });
 afterEach(async () => closeAll());
 
-function runner(hooks: ToolHook[]): HookRunner {
-  return new HookRunner({ hooks, tracer: tracing.tracer });
-}
+const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);
 
 function executeToolSpan(toolName: string): ReadableSpan {
   return tracing.onlySpan(`${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`);

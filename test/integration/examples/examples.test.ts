@@ -2,6 +2,8 @@
  * Every example runs as a user would run it (`npx tsx examples/<name>.ts`) and prints what its
  * comments promise.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OtlpReceiver } from '../../support/otlp-receiver.js';
 import { runExample, runExampleAsync } from '../../support/run-example.js';
@@ -102,5 +104,36 @@ describe('examples', () => {
     } finally {
       await receiver.stop();
     }
+  });
+});
+
+describe('examples import the package as an app does', () => {
+  const root = resolve(import.meta.dirname, '../../..');
+  const files = readdirSync(join(root, 'examples'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'));
+
+  it('by name (toolhooks, toolhooks/node, …), never by a path into the repository', () => {
+    const outside: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(root, 'examples', file), 'utf8');
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+        const specifier = match[1] ?? '';
+        const local = specifier.startsWith('./') || (specifier.startsWith('../') && file.includes('/') && !specifier.startsWith('../../'));
+        if (specifier.startsWith('.') && !local) outside.push(`${file}: ${specifier}`);
+      }
+    }
+    expect(files.length).toBeGreaterThan(10);
+    expect(outside).toEqual([]);
+  });
+
+  it('resolve, in the repository, every entry point the package exports to its source (tsconfig paths)', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { import?: { default?: string } }> };
+    const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } };
+    const fromExports = Object.entries(manifest.exports)
+      .filter(([subpath]) => subpath !== './package.json')
+      .map(([subpath, target]) => [
+        subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,
+        [(target.import?.default ?? '').replace('./dist/esm/', './src/').replace(/\.js$/, '.ts')],
+      ]);
+    expect(compilerOptions.paths).toEqual(Object.fromEntries(fromExports));
   });
 });

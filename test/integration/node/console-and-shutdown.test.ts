@@ -5,6 +5,8 @@
  * line what it dropped and why.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../support/ports.js';
@@ -66,7 +68,8 @@ describe.each([
     // The hostile tool and reason are printed, visibly escaped, and no ESC or BEL reaches the terminal.
     expect(run.stdout).toContain('evil');
     expect(run.stdout.includes('\u001b') || run.stdout.includes('\u0007')).toBe(false);
-    expect(run.stdout).toMatch(mode === 'tree' ? /evil\\u001b\]0;pwned\\u0007\\u001b\[1A/ : /evil\\x1B\]0;pwned\\x07\\x1B\[1A/);
+    // console: true prints through console.dir, which shows the escape's own backslash doubled.
+    expect(run.stdout).toMatch(mode === 'tree' ? /evil\\u001b\]0;pwned\\u0007\\u001b\[1A/ : /evil\\\\u001b\]0;pwned\\\\u0007\\\\u001b\[1A/);
     if (mode === 'tree') {
       expect(run.stdout).toContain('"wipe \\u001b[2J screen"');
       // Every span is printed inside its own trace's tree: none arrives after its root as a stray tree.
@@ -85,5 +88,11 @@ describe('startTelemetry() preloaded, with no collector listening', () => {
     expect(warnings, run.stderr).toHaveLength(1);
     expect(warnings[0]).toMatch(/telemetry dropped at shutdown: \d+ spans \(connection refused/);
     expect(warnings[0]).toContain(`at ${endpoint}/v1/traces`);
+    // The docs show the line as it prints: same code, same warning type.
+    const documented = readFileSync(resolve(import.meta.dirname, '../../../docs/telemetry.md'), 'utf8')
+      .split('\n')
+      .find((line) => line.includes('[TOOLHOOKS_TELEMETRY_DROPPED]'));
+    const shape = (line: string | undefined): string => /^\(node:\d+\) (\[\w+\] \w+: toolhooks: telemetry dropped at shutdown:)/.exec(line ?? '')?.[1] ?? `unmatched: ${line}`;
+    expect(shape(documented)).toBe(shape(warnings[0]));
   });
 });

@@ -1,6 +1,5 @@
 import { createServer } from 'node:net';
-import { diag, metrics, ProxyTracerProvider, trace } from '@opentelemetry/api';
-import { logs } from '@opentelemetry/api-logs';
+import { diag, logs, metrics, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import type { DiagLogger } from '@opentelemetry/api';
 import { resetOtelGlobals } from '../../support/otel-globals.js';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';

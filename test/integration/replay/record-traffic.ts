@@ -6,7 +6,7 @@
  */
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { HookAbortError, HookRunner, abort, executeTool, skip } from '../../../src/index.js';
 import type { ToolArgs, ToolHook } from '../../../src/index.js';
 import { OtlpReceiver, type ReceivedSpan } from '../../support/otlp-receiver.js';
@@ -61,9 +61,9 @@ export async function recordTraffic(options: RecordOptions = {}): Promise<Record
   try {
     // Small batches, so one trace's spans are spread over several lines as in a real file.
     const batching = { maxExportBatchSize: 7, scheduledDelayMillis: 10 };
-    const spanProcessors = [new BatchSpanProcessor(new OTLPTraceExporter({ url: receiver.endpoint('traces') }), batching)];
-    if (options.alsoTo !== undefined) spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: options.alsoTo }), batching));
-    const provider = new BasicTracerProvider({
+    const spanProcessors = [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.endpoint('traces') }), ...batching })];
+    if (options.alsoTo !== undefined) spanProcessors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: options.alsoTo }), ...batching }));
+    const provider = new TracerProvider({
       resource: resourceFromAttributes({ 'service.name': options.serviceName ?? 'replay-test-agent' }),
       spanProcessors,
     });

@@ -3,11 +3,11 @@
  * `toolhooks` CLI (src/replay/cli.ts through tsx) as a child process.
  */
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 
-/** A server answering `GET path` with `body` (JSON) and 404 for anything else. */
+/** A server answering `GET path` with `body` (JSON, with its Content-Length) and 404 for anything else. */
 export interface ServedFile {
   readonly url: string;
   readonly base: string;
@@ -15,9 +15,39 @@ export interface ServedFile {
 }
 
 export async function serveText(path: string, body: string): Promise<ServedFile> {
+  return serve(path, (response) =>
+    void response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body),
+  );
+}
+
+/**
+ * A server answering `GET path` with a chunked body (no Content-Length) that repeats `line` until the
+ * client stops reading: a trace store streaming more than anyone should hold in memory.
+ * `sent()` is how many bytes it wrote.
+ */
+export async function serveEndless(path: string, line: string): Promise<ServedFile & { sent(): number }> {
+  let sent = 0;
+  const served = await serve(path, (response) => {
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    const chunk = `${line}\n`.repeat(Math.max(1, Math.floor(65_536 / (line.length + 1))));
+    const bytes = Buffer.byteLength(chunk);
+    const write = (): void => {
+      let more = true;
+      while (more && !response.destroyed) {
+        more = response.write(chunk);
+        sent += bytes;
+      }
+      if (!response.destroyed) response.once('drain', write);
+    };
+    write();
+  });
+  return { ...served, sent: () => sent };
+}
+
+async function serve(path: string, answer: (response: ServerResponse) => void): Promise<ServedFile> {
   const server: Server = createServer((request, response) => {
     if (request.method === 'GET' && (request.url ?? '') === path) {
-      response.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+      answer(response);
     } else {
       response.writeHead(404, { 'Content-Type': 'application/json' }).end('{"error":{"message":"not found"}}');
     }

@@ -1,5 +1,5 @@
 import { context, diag, DiagLogLevel, SpanKind, SpanStatusCode, trace, type HrTime } from '@opentelemetry/api';
-import { SeverityNumber } from '@opentelemetry/api-logs';
+import { SeverityNumber } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPLogExporter as JsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPLogExporter as ProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
@@ -16,13 +16,13 @@ import {
 } from '@opentelemetry/sdk-logs';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import {
-  BasicTracerProvider,
+  TracerProvider,
   BatchSpanProcessor,
   InMemorySpanExporter,
   SimpleSpanProcessor,
   type ReadableSpan,
   type SpanExporter,
-} from '@opentelemetry/sdk-trace-base';
+} from '@opentelemetry/sdk-trace';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OtlpReceiver, type OtlpEncoding, type ReceivedMetric } from '../../support/otlp-receiver.js';
@@ -86,7 +86,7 @@ function exportSpans(exporter: SpanExporter, spans: ReadableSpan[]): Promise<Exp
 /** Records `count` finished spans with a real SDK tracer, for feeding an exporter directly. */
 function recordSpans(count: number, name = 'work'): ReadableSpan[] {
   const memory = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(memory)] });
+  const provider = new TracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor({ exporter: memory })] });
   const tracer = provider.getTracer('otlp-receiver-test');
   for (let index = 0; index < count; index += 1) {
     tracer.startSpan(`${name} ${index}`).end();
@@ -147,9 +147,9 @@ describe.each(VARIANTS)('OtlpReceiver round trip with the real $encoding exporte
   it('decodes spans with the ids, parentage, attributes, events and status the SDK recorded', async () => {
     const exporter = variant.traces({ url: receiver.endpoint('traces') });
     const memory = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({
+    const provider = new TracerProvider({
       resource,
-      spanProcessors: [new SimpleSpanProcessor(exporter), new SimpleSpanProcessor(memory)],
+      spanProcessors: [new SimpleSpanProcessor({ exporter }), new SimpleSpanProcessor({ exporter: memory })],
     });
     const tracer = provider.getTracer('otlp-receiver-test', '1.2.3');
 
@@ -311,7 +311,7 @@ describe.each(VARIANTS)('OtlpReceiver round trip with the real $encoding exporte
       processors: [new SimpleLogRecordProcessor({ exporter: variant.logs({ url: receiver.endpoint('logs') }) })],
     });
     const logger = provider.getLogger('otlp-receiver-test', '1.2.3');
-    const span = new BasicTracerProvider().getTracer('t').startSpan('tool call');
+    const span = new TracerProvider().getTracer('t').startSpan('tool call');
 
     logger.emit({
       severityNumber: SeverityNumber.WARN,
@@ -615,12 +615,13 @@ describe('0.223 SDK queue behaviour behind a stuck collector (figures for the le
     const lines = captureDiag();
     receiver.respond('hang');
     const exporter = new ProtoTraceExporter({ url: receiver.endpoint('traces'), timeoutMillis: 300 });
-    const processor = new BatchSpanProcessor(exporter, {
+    const processor = new BatchSpanProcessor({
+      exporter,
       maxQueueSize: 10,
       maxExportBatchSize: 5,
       scheduledDelayMillis: 10,
     });
-    const tracer = new BasicTracerProvider({ resource, spanProcessors: [processor] }).getTracer('queue');
+    const tracer = new TracerProvider({ resource, spanProcessors: [processor] }).getTracer('queue');
 
     // 5 spans fill a batch, whose export hangs; while it is in flight only 10 more fit, 5 are dropped.
     for (let index = 0; index < 20; index += 1) tracer.startSpan(`span ${index}`).end();
@@ -642,11 +643,11 @@ describe('0.223 SDK queue behaviour behind a stuck collector (figures for the le
   it('forceFlush on a 500: the tracer provider rejects, the meter and logger providers resolve and diag.error', async () => {
     const lines = captureDiag();
     receiver.respond({ status: 500 });
-    const tracerProvider = new BasicTracerProvider({
-      spanProcessors: [new BatchSpanProcessor(new ProtoTraceExporter({ url: receiver.endpoint('traces') }))],
+    const tracerProvider = new TracerProvider({
+      spanProcessors: [new BatchSpanProcessor({ exporter: new ProtoTraceExporter({ url: receiver.endpoint('traces') }) })],
     });
     tracerProvider.getTracer('flush').startSpan('lost').end();
-    // BasicTracerProvider rejects with the array of its processors' errors.
+    // TracerProvider rejects with the array of its processors' errors.
     await expect(tracerProvider.forceFlush()).rejects.toEqual([
       expect.objectContaining({ name: 'OTLPExporterError', code: 500 }),
     ]);

@@ -4,7 +4,7 @@
  * test/unit/runner.security.test.ts).
  */
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { TracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import { HookAbortError, HookRunner, abort, executeTool } from '../../../src/index.js';
 import {
@@ -20,8 +20,8 @@ describe('newlines and terminal escapes in reasons and messages', () => {
 
   it('reach the caller unchanged and survive OTLP/JSON export byte for byte', async () => {
     const receiver = await OtlpReceiver.start();
-    const provider = new BasicTracerProvider({
-      spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: receiver.endpoint('traces') }))],
+    const provider = new TracerProvider({
+      spanProcessors: [new SimpleSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.endpoint('traces') }) })],
     });
     try {
       const hooks = new HookRunner({ tracer: provider.getTracer('toolhooks'), hooks: [{ name: 'gate', beforeTool: () => abort(NASTY) }] });

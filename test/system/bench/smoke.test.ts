@@ -87,8 +87,8 @@ describe('benchmark smoke run', () => {
   it('records the same spans, attributes and events in each library scenario as in its hand-written baseline', async () => {
     const tracingSdk = sdk as TracingSdk;
     const scenarios = sdkScenarios(lib);
-    // The sampled-out scenario records nothing on either side (its own test below).
-    const pairs = scenarios.filter((s) => s.baseline !== undefined && !s.id.startsWith('sdk.sampled-out'));
+    // The sampled-out and dropped-root scenarios record nothing on either side (their own test below).
+    const pairs = scenarios.filter((s) => s.baseline !== undefined && !s.id.startsWith('sdk.sampled-out') && !s.id.startsWith('sdk.dropped-root'));
     expect(pairs.map((s) => s.id)).toEqual(['sdk.hooks-2', 'sdk.hooks-10', 'sdk.no-hook-invoked', 'sdk.metrics-logs']);
     for (const scenario of pairs) {
       const baseline = scenarios.find((s) => s.id === scenario.baseline) as Scenario;
@@ -112,6 +112,18 @@ describe('benchmark smoke run', () => {
     expect(ranWith).toBe(1);
     expect(sampledOut.exporter.exported).toBe(0);
     await sampledOut.provider.shutdown();
+  });
+
+  it('the dropped-root pair: both sides run the hooks and the tool, the same result, and record no span', async () => {
+    const scenarios = sdkScenarios(lib);
+    const library = scenarios.find((s) => s.id === 'sdk.dropped-root') as Scenario;
+    const hand = scenarios.find((s) => s.id === library.baseline) as Scenario;
+    expect(hand.id).toBe('sdk.dropped-root.hand');
+    // The redirect caps `limit` on both sides: the tool answers with the capped value.
+    expect(await library.call()).toEqual(await hand.call());
+    expect(await hand.call()).toEqual({ hits: 3, limit: 10 });
+    expect(await recordShapes(sdk as TracingSdk, library.call, 2)).toEqual([]);
+    expect(await recordShapes(sdk as TracingSdk, hand.call, 2)).toEqual([]);
   });
 
   it('creates no phase span when no hook is invoked', async () => {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { documentationFiles, headingAnchors, markdownLinks } from '../../support/markdown.js';
+import { codeBlocks, documentationFiles, headingAnchors, markdownLinks } from '../../support/markdown.js';
 import { repoRoot } from '../../support/packed-app.js';
 
 /** The files `npm pack` would put in the tarball (scripts skipped: no link points into the build output). */
@@ -59,12 +59,30 @@ describe('the documentation links only to what the package ships', () => {
       readFileSync(join(repoRoot, doc), 'utf8')
         .split('\n')
         .forEach((line, index) => {
-          for (const match of line.matchAll(/`((?:examples|deploy|docs|src)\/[\w./-]*\w|docker-compose\.yml)`/g)) {
+          for (const match of line.matchAll(/`(?:node_modules\/toolhooks\/)?((?:examples|deploy|docs|src)\/[\w./-]*\w|docker-compose\.yml)`/g)) {
             const path = match[1] ?? '';
             if (!inPackage(path)) missing.push(`${doc}:${index + 1}: ${path}`);
           }
         });
     }
     expect(missing).toEqual([]);
+  });
+
+  it("every command of the README's shell blocks for npm users works in a project that installed the package", () => {
+    const problems: string[] = [];
+    for (const block of codeBlocks(repoRoot, 'README.md')) {
+      if (block.lang !== 'sh' || block.marker?.kind === 'clone') continue;
+      block.code.split('\n').forEach((line, index) => {
+        const where = `README.md:${block.line + index}`;
+        const command = line.replace(/\s#.*$/, '');
+        if (/\bnpm run\b/.test(command)) problems.push(`${where}: npm run is a script of the repository, not of the user's project`);
+        for (const match of command.matchAll(/(?<![\w./~-])((?:node_modules\/toolhooks\/)?(?:examples|deploy|docs|src|scripts|test|bench)\/[\w./-]*\w|(?:node_modules\/toolhooks\/)?docker-compose\.yml)/g)) {
+          const path = match[1] ?? '';
+          if (!path.startsWith('node_modules/toolhooks/')) problems.push(`${where}: ${path} is a path in a clone; in a project it is node_modules/toolhooks/${path}`);
+          else if (!inPackage(path.slice('node_modules/toolhooks/'.length))) problems.push(`${where}: ${path} is not in the package`);
+        }
+      });
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -5,13 +5,13 @@
  * @arethetypeswrong/cli.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTempDir } from '../../support/temp-dir.js';
 
 const root = resolve(import.meta.dirname, '../../..');
-const work = mkdtempSync(join(tmpdir(), 'toolhooks-pack-'));
+const work = useTempDir('pack');
 const app = join(work, 'app');
 let tarball = '';
 
@@ -29,7 +29,6 @@ beforeAll(() => {
   run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball, '@opentelemetry/api@^1.9.0'], app);
 }, 240_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const script = `
   const { HookRunner, executeTool, skip, VERSION } = toolhooks;

@@ -181,4 +181,62 @@ describe('the installed package stands alone', () => {
     expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} toolhooks contributors\n/);
     expect(readFileSync(join(pkg, 'CHANGELOG.md'), 'utf8')).toContain(`## ${manifest.version}`);
   });
+
+  it('names where the project lives (repository, homepage, bugs), all one repository', () => {
+    const manifest = JSON.parse(readFileSync(join(packed.app, 'node_modules', 'toolhooks', 'package.json'), 'utf8')) as {
+      repository?: { type?: string; url?: string };
+      homepage?: string;
+      bugs?: { url?: string };
+    };
+    const repository = /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(manifest.repository?.url ?? '')?.[1];
+    expect(manifest.repository?.type).toBe('git');
+    expect(repository).toBeDefined();
+    expect(manifest.homepage).toBe(`${repository ?? ''}#readme`);
+    expect(manifest.bugs?.url).toBe(`${repository ?? ''}/issues`);
+  });
+
+  it('runs the demo from the installed package (examples import toolhooks by name)', () => {
+    const { status, stdout, stderr } = runTsx(join('node_modules', 'toolhooks', 'examples', 'demo.ts'), packed.app);
+    expect(status, stderr).toBe(0);
+    expect(stdout).toMatch(/tool calls\s+20/);
+    expect(stdout.match(/^execute_tool /gm)).toHaveLength(20);
+  });
+
+  it('the toolhooks bin prints its version, and says how to load a TypeScript policy', () => {
+    const bin = join(packed.app, 'node_modules', '.bin', 'toolhooks');
+    const manifest = JSON.parse(readFileSync(join(packed.app, 'node_modules', 'toolhooks', 'package.json'), 'utf8')) as { version: string };
+    const version = spawnSync(bin, ['--version'], { cwd: packed.app, encoding: 'utf8' });
+    expect([version.status, version.stdout, version.stderr]).toEqual([0, `${manifest.version}\n`, '']);
+    // An enum: no Node version runs it without a loader (type stripping refuses it, older Nodes refuse .ts).
+    writeFileSync(join(packed.app, 'policy.ts'), "enum Level { Low }\nexport default [{ name: 'p', beforeTool: () => (Level.Low === 0 ? undefined : undefined) }];\n");
+    const run = spawnSync(bin, ['replay', '--hooks', 'policy.ts', 'traces.jsonl'], { cwd: packed.app, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      "a TypeScript policy needs a loader: npm install --save-dev tsx, then NODE_OPTIONS='--import tsx' npx toolhooks replay --hooks policy.ts …",
+    );
+  });
+
+  it("runs the README's first screen with exactly the install and run commands the README gives, in a non-interactive shell", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const match = /`npm install ([^`]+)`, save this as\s+`agent\.mts` and run `([^`]+)`/.exec(readme);
+    expect(match).not.toBeNull();
+    const packages = (match?.[1] ?? '').split(/\s+/).map((name) => (name === 'toolhooks' ? packed.tarball : name));
+    const app = join(packed.work, 'first-hour');
+    mkdirSync(app, { recursive: true });
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'first-hour', private: true, version: '1.0.0' }));
+    const install = spawnSync('npm', ['install', '--prefer-offline', '--no-package-lock', '--no-audit', '--no-fund', ...packages], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
+    expect(install.status, install.stderr).toBe(0);
+    writeFileSync(join(app, 'agent.mts'), runnable.find((block) => block.marker?.kind === 'runnable' && block.marker.name === 'first-screen')?.code ?? '');
+    const [command = '', ...args] = (match?.[2] ?? '').split(/\s+/);
+    // CI=true and no terminal: npx refuses to install anything it would have to ask about.
+    const run = spawnSync(command, args, { cwd: app, encoding: 'utf8', env: { ...snippetEnv(), CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    EXPECTED['first-screen']?.(run.stdout);
+  }, 300_000);
 });

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import type { Executor, HookContext, HookDecision, Outcome, ToolEvent, ToolHook } from '../../../src/index.js';
 import { HookAbortError, HookRunner, abort, executeTool, redirect, skip } from '../../../src/index.js';

@@ -3,8 +3,7 @@
  * OTLP/HTTP and to a test receiver at once; Jaeger's `/api/v3/traces` answer, replayed from its URL
  * and from a saved file, gives exactly the diff the receiver's copy gives.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatReplayJson, replay } from '../../../src/replay/index.js';
@@ -15,14 +14,14 @@ import { POLICY_V2_SOURCE, policyV2 } from '../../integration/replay/policy-v2.j
 import { recordTraffic } from '../../integration/replay/record-traffic.js';
 import { runToolhooks } from '../../integration/replay/serve.js';
 import { requireJaeger, startJaeger, type RunningJaeger } from '../../support/jaeger.js';
+import { useTempDir } from '../../support/temp-dir.js';
 
 const SERVICE = 'replay-system-test';
-const dir = mkdtempSync(join(tmpdir(), 'toolhooks-replay-jaeger-'));
+const dir = useTempDir('replay-jaeger');
 let jaeger: RunningJaeger | undefined;
 
 afterAll(async () => {
   await jaeger?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function inSpanOrder(report: ReplayReport): ReplayReport {

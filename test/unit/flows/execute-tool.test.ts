@@ -1,4 +1,4 @@
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Executor, HookDecision, ToolEvent, ToolHook, ToolHookEvent } from '../../../src/index.js';
@@ -27,9 +27,7 @@ import { createTestTracing, eventsOf } from '../../support/tracing.js';
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
-function runner(hooks: ToolHook[]): HookRunner {
-  return new HookRunner({ hooks, tracer: tracing.tracer });
-}
+const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);
 
 function rootSpan(): ReadableSpan {
   const roots = tracing.spans().filter((s) => s.name.startsWith('execute_tool '));

@@ -5,14 +5,16 @@
  * the agent name and the tool type.
  */
 import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api';
-import type { ReadableSpan, Sampler, SamplingResult } from '@opentelemetry/sdk-trace-base';
-import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SamplingDecision, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, Sampler, SamplingResult } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, InMemorySpanExporter, SamplingDecision } from '@opentelemetry/sdk-trace';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MetricsHook } from '../../../src/hooks/index.js';
 import type { HookRunnerOptions } from '../../../src/index.js';
 import { HookRunner, executeTool } from '../../../src/index.js';
 import { installContextManager } from '../../support/tracing.js';
+import { newTracerProvider, simpleSpanProcessor } from '../../support/sdk.js';
+import type { TestTracerProvider } from '../../support/sdk.js';
 
 /** Records what every span looked like when the sampler was asked about it, then samples it in (or as `inner` says). */
 class CapturingSampler implements Sampler {
@@ -50,16 +52,16 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-function tracing(inner?: Sampler): { sampler: CapturingSampler; exporter: InMemorySpanExporter; provider: BasicTracerProvider } {
+function tracing(inner?: Sampler): { sampler: CapturingSampler; exporter: InMemorySpanExporter; provider: TestTracerProvider } {
   installContextManager();
   const sampler = new CapturingSampler(inner);
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = newTracerProvider({ sampler, spanProcessors: [simpleSpanProcessor(exporter)] });
   cleanups.push(() => provider.shutdown());
   return { sampler, exporter, provider };
 }
 
-function runner(provider: BasicTracerProvider, options: Omit<HookRunnerOptions, 'tracer' | 'hooks'> = {}, hooks: HookRunnerOptions['hooks'] = []): HookRunner {
+function runner(provider: TestTracerProvider, options: Omit<HookRunnerOptions, 'tracer' | 'hooks'> = {}, hooks: HookRunnerOptions['hooks'] = []): HookRunner {
   return new HookRunner({ ...options, hooks: [{ name: 'noop', beforeTool: () => undefined }, ...hooks], tracer: provider.getTracer('toolhooks') });
 }
 

@@ -4,36 +4,31 @@
  */
 import type { Attributes, Context, Link, SpanKind, Tracer } from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
-import type { ReadableSpan, Sampler, SamplingResult } from '@opentelemetry/sdk-trace-base';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  ParentBasedSampler,
-  SamplingDecision,
-  SimpleSpanProcessor,
-  TraceIdRatioBasedSampler,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, Sampler, SamplingResult } from '@opentelemetry/sdk-trace';
+import { InMemorySpanExporter, ParentBasedSampler, SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolHook } from '../../../src/index.js';
 import { HookRunner, executeTool } from '../../../src/index.js';
 import { installContextManager } from '../../support/tracing.js';
+import { newTracerProvider, simpleSpanProcessor } from '../../support/sdk.js';
+import type { TestTracerProvider } from '../../support/sdk.js';
 
 const TOOL_INNER = 'tool.inner';
 const HOOK_BEFORE_INNER = 'hook.before.inner';
 const HOOK_AFTER_INNER = 'hook.after.inner';
 
 interface Pipeline {
-  readonly provider: BasicTracerProvider;
+  readonly provider: TestTracerProvider;
   readonly exporter: InMemorySpanExporter;
   readonly tracer: Tracer;
 }
 
-const providers: BasicTracerProvider[] = [];
+const providers: TestTracerProvider[] = [];
 
 function pipeline(sampler: Sampler): Pipeline {
   installContextManager();
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = newTracerProvider({ sampler, spanProcessors: [simpleSpanProcessor(exporter)] });
   providers.push(provider);
   return { provider, exporter, tracer: provider.getTracer('app') };
 }

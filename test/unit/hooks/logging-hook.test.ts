@@ -1,9 +1,8 @@
 import { context, diag, TraceFlags } from '@opentelemetry/api';
 import type { DiagLogger, Span } from '@opentelemetry/api';
-import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { AlwaysOffSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler } from '@opentelemetry/sdk-trace';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -32,6 +31,7 @@ import {
   LOG_TRACE_ID,
 } from '../../../src/telemetry/semconv.js';
 import { busyPhase, phaseEvent, toolEvent } from '../../support/events.js';
+import { disableGlobalLogs, newTracerProvider, registerLoggerProvider } from '../../support/sdk.js';
 
 type Line = Record<string, unknown>;
 
@@ -43,7 +43,7 @@ function memoryLogger(level = 'info'): { logger: Logger; lines: Line[] } {
 }
 
 const contextManager = new AsyncLocalStorageContextManager();
-const tracer = new TracerProvider().getTracer('test');
+const tracer = newTracerProvider().getTracer('test');
 
 /** Delivers `event` the way the runner does: synchronously, inside an active span. Returns the span. */
 function deliverInSpan(hook: LoggingHook, ...events: ToolHookEvent[]): Span {
@@ -60,8 +60,8 @@ beforeAll(() => {
 afterAll(() => {
   context.disable();
 });
-afterEach(() => {
-  logs.disable();
+afterEach(async () => {
+  await disableGlobalLogs();
   diag.disable();
 });
 
@@ -164,7 +164,7 @@ describe('LoggingHook records', () => {
       expect(line).toMatchObject({ [LOG_TRACE_ID]: traceId, [LOG_SPAN_ID]: spanId, [LOG_TRACE_FLAGS]: '01' });
     }
 
-    const unsampled = new TracerProvider({ sampler: new AlwaysOffSampler() }).getTracer('test');
+    const unsampled = newTracerProvider({ sampler: new AlwaysOffSampler() }).getTracer('test');
     unsampled.startActiveSpan('x', (s) => {
       hook.onEvent(toolEvent());
       s.end();
@@ -203,14 +203,15 @@ describe('LoggingHook records', () => {
 });
 
 describe('LoggingHook records in OpenTelemetry', () => {
-  function otelLogs(): InMemoryLogRecordExporter {
+  /** A LoggerProvider registered the way the app's SDK registers it (API 1.10 `logs`; `api-logs` on SDK 2). */
+  async function otelLogs(): Promise<InMemoryLogRecordExporter> {
     const exporter = new InMemoryLogRecordExporter();
-    logs.setGlobalLoggerProvider(new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter })] }));
+    await registerLoggerProvider(new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter })] }));
     return exporter;
   }
 
-  it('reach the registered LoggerProvider with the span context of the record', () => {
-    const exporter = otelLogs();
+  it('reach the registered LoggerProvider with the span context of the record', async () => {
+    const exporter = await otelLogs();
     const { logger: memory, lines } = memoryLogger();
     const logger = pino({}, pino.multistream([{ stream: { write: (l: string) => memory.info(JSON.parse(l) as object) } }, { stream: otelDestination() }]));
     const hook = new LoggingHook({ logger });
@@ -219,10 +220,11 @@ describe('LoggingHook records in OpenTelemetry', () => {
     const records = exporter.getFinishedLogRecords();
     expect(lines).toHaveLength(4);
     expect(records.map((r) => [r.severityNumber, r.severityText, r.body])).toEqual([
-      [SeverityNumber.INFO, 'info', 'hook decided skip'],
-      [SeverityNumber.INFO, 'info', 'hook decision shadowed'],
-      [SeverityNumber.WARN, 'warn', 'hook failed'],
-      [SeverityNumber.WARN, 'warn', 'tool call aborted'],
+      // Severity numbers of the Logs data model (INFO 9, WARN 13); API 1.9 of the SDK 2 lane has no enum.
+      [9, 'info', 'hook decided skip'],
+      [9, 'info', 'hook decision shadowed'],
+      [13, 'warn', 'hook failed'],
+      [13, 'warn', 'tool call aborted'],
     ]);
     for (const record of records) {
       expect(record.spanContext?.traceId).toBe(span.spanContext().traceId);
@@ -244,8 +246,8 @@ describe('LoggingHook records in OpenTelemetry', () => {
     expect(records[2]?.attributes).not.toHaveProperty('err');
   });
 
-  it('uses the trace context written in the record, not the one active when the destination runs', () => {
-    const exporter = otelLogs();
+  it('uses the trace context written in the record, not the one active when the destination runs', async () => {
+    const exporter = await otelLogs();
     const destination = otelDestination();
     const line = JSON.stringify({
       level: 30,
@@ -264,8 +266,8 @@ describe('LoggingHook records in OpenTelemetry', () => {
     expect(record?.hrTime).toEqual([1_700_000_000, 0]);
   });
 
-  it('go from the default logger to the LoggerProvider (stdout is checked by integration/hooks/logging-hook-pino.test.ts)', () => {
-    const exporter = otelLogs();
+  it('go from the default logger to the LoggerProvider (stdout is checked by integration/hooks/logging-hook-pino.test.ts)', async () => {
+    const exporter = await otelLogs();
     deliverInSpan(new LoggingHook(), toolEvent({ outcome: 'skipped' }));
     const [record] = exporter.getFinishedLogRecords();
     expect(record?.body).toBe('tool call skipped');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_CELL_LENGTH } from '../../../src/replay/format.js';
 import { formatReplayJson, formatReplayTable } from '../../../src/replay/index.js';
-import type { ReplayReport } from '../../../src/replay/index.js';
+import type { ReplayChange, ReplayReport } from '../../../src/replay/index.js';
 
 const report: ReplayReport = {
   calls: 3,
@@ -40,6 +41,24 @@ describe('formatReplayTable', () => {
     );
   });
 
+  it('escapes bidirectional controls, so a recorded name cannot reorder the row it is printed in', () => {
+    const table = formatReplayTable({ ...report, changed: [{ ...(report.changed[0] as ReplayChange), tool: 'invoice\u202efdp.exe' }] });
+    expect(table).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(table).toContain('invoice\\u202efdp.exe');
+  });
+
+  it('bounds every cell: one 200,000-character recorded tool name neither breaks the table nor hides the other changes', () => {
+    const base = report.changed[0] as ReplayChange;
+    const changed: ReplayChange[] = [{ ...base, tool: `huge${'x'.repeat(200_000)}` }];
+    for (let index = 0; index < 3_000; index += 1) changed.push({ ...base, tool: `tool_${index}` });
+    const table = formatReplayTable({ ...report, changed, replayed: 3_001, unchanged: 0 });
+    const rows = table.split('\n').filter((line) => /^(huge|tool_)/.test(line));
+    expect(rows).toHaveLength(3_001);
+    expect(rows[0]).toContain(`huge${'x'.repeat(MAX_CELL_LENGTH - 4)}…[truncated ${200_004 - MAX_CELL_LENGTH}]`);
+    expect(Math.max(...rows.map((row) => row.length))).toBeLessThan(6 * MAX_CELL_LENGTH + 200);
+    expect(rows.at(-1)).toMatch(/^tool_2999 /);
+  });
+
   it('says so when nothing changed', () => {
     expect(formatReplayTable({ ...report, unchanged: 2, changed: [] })).toBe(
       'No decision changed.\n\n3 calls: 2 replayed, 1 not replayable (no captured arguments), 2 unchanged, 0 changed\n',
@@ -48,6 +67,14 @@ describe('formatReplayTable', () => {
 });
 
 describe('formatReplayJson', () => {
+  it('escapes what JSON.stringify leaves raw (DEL, C1, U+2028, bidi controls) and parses back to the same report', () => {
+    const hostile = { ...report, changed: [{ ...(report.changed[0] as ReplayChange), tool: 'a\u009b2Jb\u0085c\u007fd\u2028e\u202ef' }] };
+    const text = formatReplayJson(hostile);
+    expect(text.trimEnd()).not.toMatch(/[\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
+    expect(text).toContain('"tool":"a\\u009b2Jb\\u0085c\\u007fd\\u2028e\\u202ef"');
+    expect(JSON.parse(text)).toEqual(hostile);
+  });
+
   it('prints one line holding the report object', () => {
     const text = formatReplayJson(report);
     expect(text.endsWith('\n')).toBe(true);

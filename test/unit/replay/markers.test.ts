@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveCapture } from '../../../src/telemetry/capture.js';
+import { resolveCapture } from '../../../src/telemetry/capture/options.js';
 import { markerFlags } from '../../../src/replay/markers.js';
 
 /** Values as capture writes them, parsed back as replay reads them. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReplayInputError } from '../../../src/replay/index.js';
-import { parseOtlpJson } from '../../../src/replay/otlp-json.js';
+import { OtlpJsonReader, parseOtlpJson } from '../../../src/replay/otlp-json.js';
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const SPAN = 'b7ad6b7169203331';
@@ -74,5 +74,28 @@ describe('parseOtlpJson', () => {
     expect(thrown).toBeInstanceOf(ReplayInputError);
     expect((thrown as Error).message.startsWith(message)).toBe(true);
     expect((thrown as Error).message).not.toContain('\n');
+  });
+});
+
+describe('OtlpJsonReader', () => {
+  const child = { ...span, spanId: 'a'.repeat(16), parentSpanId: SPAN, name: 'toolhooks.before_tool' };
+  function pushed(text: string, size: number): string[] {
+    const reader = new OtlpJsonReader('f');
+    for (let at = 0; at < text.length; at += size) reader.push(text.slice(at, at + size));
+    return reader.end().map((s) => s.name);
+  }
+
+  it('reads JSON lines and one pretty-printed object the same, whatever the chunk boundaries', () => {
+    const lines = `\n${JSON.stringify(doc([span]))}\r\n${JSON.stringify({ result: doc([child]) })}\n`;
+    const pretty = JSON.stringify(doc([span, child]), null, 2);
+    for (const size of [1, 7, 64, 100_000]) {
+      expect(pushed(lines, size)).toEqual(['execute_tool shell', 'toolhooks.before_tool']);
+      expect(pushed(pretty, size)).toEqual(['execute_tool shell', 'toolhooks.before_tool']);
+    }
+  });
+
+  it('names the line of a bad JSON line even when it arrives in pieces', () => {
+    const text = `${JSON.stringify(doc([span]))}\n\n{"resourceSpans":[{"scopeSp\n`;
+    expect(() => pushed(text, 5)).toThrow(/^f: line 3 is not valid JSON, truncated\? \(/);
   });
 });

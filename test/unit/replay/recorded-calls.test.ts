@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedSpan } from '../../../src/replay/otlp-json.js';
-import { recordedCalls } from '../../../src/replay/recorded-calls.js';
+import { isReplaySpan, recordedCalls } from '../../../src/replay/recorded-calls.js';
 
 const T = '0af7651916cd43dd8448eb211c80319c';
 
@@ -59,5 +59,15 @@ describe('recordedCalls', () => {
         attempt: 2,
       },
     ]);
+  });
+});
+
+describe('isReplaySpan', () => {
+  it('holds tool calls and their phases only: the rest of a trace (model calls with whole prompts) is dropped as it is read', () => {
+    expect(isReplaySpan(span('01', 'execute_tool shell', 1n, {}))).toBe(true);
+    expect(isReplaySpan(span('02', 'whatever', 1n, { 'gen_ai.operation.name': 'execute_tool' }))).toBe(true);
+    for (const name of ['toolhooks.before_tool', 'toolhooks.after_tool', 'toolhooks.execute']) expect(isReplaySpan(span('03', name, 1n, {}, '01'))).toBe(true);
+    expect(isReplaySpan(span('04', 'chat gpt-4', 1n, { 'gen_ai.operation.name': 'chat', 'gen_ai.prompt': 'p'.repeat(1000) }))).toBe(false);
+    expect(isReplaySpan(span('05', 'GET /api', 1n, {}))).toBe(false);
   });
 });

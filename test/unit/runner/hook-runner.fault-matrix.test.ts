@@ -8,7 +8,7 @@
  *   unhandled rejection or process warning, even for a hook that rejects after its timeout.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FailureMode, HookContext, HookDecision, HookErrorKind, Phase, ToolHook, ToolHookEvent } from '../../../src/index.js';
 import { HookAbortError, HookRunner, executeTool, redirect } from '../../../src/index.js';

@@ -46,7 +46,7 @@ function model(specs: HookSpec[], phase: 'before' | 'after'): { result: HookDeci
     if (!spec.hasMethod) continue;
     invoked.push(index);
     if (spec.audit) continue;
-    let decision: HookDecision = CONTINUE;
+    let decision: HookDecision;
     if (spec.behaviour === 'throw' || spec.behaviour === 'junk') {
       decision = spec.failureMode === 'closed' ? abort('failed') : CONTINUE;
     } else {

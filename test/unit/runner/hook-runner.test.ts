@@ -42,9 +42,7 @@ beforeEach(() => {
 });
 afterEach(() => diagRecorder.stop());
 
-function runner(hooks: ToolHook[], options: { timeoutMs?: number; failureMode?: 'open' | 'closed' } = {}): HookRunner {
-  return new HookRunner({ hooks, tracer: tracing.tracer, ...options });
-}
+const runner = tracing.runner;
 
 const before = (name: string, decide: () => HookDecision | void | Promise<HookDecision | void>): ToolHook => ({
   name,
@@ -564,7 +562,7 @@ describe('HookRunner misuse', () => {
 
   it('rejects a negative or non-finite timeout', () => {
     expect(() => new HookRunner({ timeoutMs: -1 })).toThrow(RangeError);
-    expect(() => new HookRunner({ timeoutMs: Number.NaN })).toThrow(/timeoutMs must be a finite number/);
+    expect(() => new HookRunner({ timeoutMs: Number.NaN })).toThrow(/timeoutMs must be a number of milliseconds from 0/);
     expect(() => new HookRunner([{ timeoutMs: -5, beforeTool: () => undefined } as ToolHook])).toThrow(/hook "hook#0" \(index 0\): timeoutMs/);
   });
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_LENGTH, REDACTED, resolveCapture } from '../../../src/telemetry/capture.js';
-import type { Capture } from '../../../src/telemetry/capture.js';
+import { DEFAULT_MAX_LENGTH, resolveCapture } from '../../../src/telemetry/capture/options.js';
+import { REDACTED } from '../../../src/telemetry/capture/redaction.js';
+import type { Capture } from '../../../src/telemetry/capture/options.js';
 
 const capture = resolveCapture({ args: true, results: true });
 const parse = (capture: Capture, value: unknown): unknown => JSON.parse(capture.serialize(value)) as unknown;
@@ -68,7 +69,7 @@ describe('resolveCapture options', () => {
     [{ redactKeys: ['ok', 42] }, TypeError, 'capture.redactKeys[1] must be a string or a RegExp, got number'],
     [{ redactKeys: [null] }, TypeError, 'capture.redactKeys[0] must be a string or a RegExp, got null'],
     [{ redactKeys: [''] }, RangeError, 'capture.redactKeys[0] is an empty string'],
-    [{ redactkeys: ['ssn'] }, TypeError, 'capture.redactkeys is not a capture option'],
+    [{ redactkeys: ['ssn'] }, TypeError, 'capture: unknown option "redactkeys"; did you mean "redactKeys"?'],
   ])('rejects %j naming the option', (options, type, message) => {
     const resolve = (): Capture => resolveCapture(options as never);
     expect(resolve).toThrow(type);

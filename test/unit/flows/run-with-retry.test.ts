@@ -1,94 +1,17 @@
+/**
+ * runWithRetry: the retry policy over the one decision loop, as users see it.
+ */
 import { SpanStatusCode } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { HookFailure, ToolHook, ToolHookEvent } from '../../../src/index.js';
-import { CompoundTool, HookAbortError, HookRunner, InvalidHookDecisionError, abort, redirect, runPlan, runWithRetry, skip } from '../../../src/index.js';
+import type { HookFailure, ToolHook } from '../../../src/index.js';
+import { HookAbortError, InvalidHookDecisionError, abort, redirect, runWithRetry, skip } from '../../../src/index.js';
 import { ATTR_ERROR_TYPE, ATTR_OUTCOME, ATTR_RETRIES, SPAN_EXECUTE } from '../../../src/telemetry/semconv.js';
 import { createTestTracing } from '../../support/tracing.js';
 
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
-function runner<S = unknown>(hooks: ToolHook<S>[]): HookRunner<S> {
-  return new HookRunner<S>({ hooks, tracer: tracing.tracer });
-}
-
-function outcomeOf(toolName: string): unknown {
-  return tracing.spansNamed(`execute_tool ${toolName}`).map((s) => s.attributes[ATTR_OUTCOME]);
-}
-
-describe('CompoundTool (Orqest compound flow tests)', () => {
-  const agent = { name: 'sql_writer', run: vi.fn(async (prompt: string) => `SELECT '${prompt}'`) };
-
-  it('runs the agent, then the executor through the hooks, and updates state', async () => {
-    const executor = vi.fn((output: unknown) => `rows for ${String(output)}`);
-    const state = { results: [] as unknown[] };
-    const tool = new CompoundTool({
-      agent,
-      executor,
-      hooks: runner<typeof state>([]),
-      stateUpdater: (s, result) => void s.results.push(result),
-    });
-    const out = await tool.run(state, 'revenue');
-    expect(out).toEqual({ agentOutput: "SELECT 'revenue'", result: "rows for SELECT 'revenue'" });
-    expect(executor).toHaveBeenCalledWith("SELECT 'revenue'", state, { agentOutput: "SELECT 'revenue'", prompt: 'revenue' });
-    expect(state.results).toEqual(["rows for SELECT 'revenue'"]);
-    expect(outcomeOf('sql_writer')).toEqual(['completed']);
-  });
-
-  it('skip: the executor never runs and the stub is the result', async () => {
-    const executor = vi.fn();
-    const tool = new CompoundTool({ agent, executor, hooks: runner([{ name: 'cache', beforeTool: () => skip('cached', 'cached rows') }]) });
-    expect(await tool.run({}, 'x')).toEqual({ agentOutput: "SELECT 'x'", result: 'cached rows' });
-    expect(executor).not.toHaveBeenCalled();
-  });
-
-  it('redirect: the executor gets the redirected agent output', async () => {
-    const executor = vi.fn((output: unknown) => output);
-    const hooks = runner([{ name: 'rewrite', beforeTool: () => redirect({ newArgs: { agentOutput: 'SELECT 1' } }) }]);
-    const tool = new CompoundTool({ agent, executor, hooks, name: 'sql' });
-    expect((await tool.run({}, 'x')).result).toBe('SELECT 1');
-    expect(outcomeOf('sql')).toEqual(['completed']);
-  });
-
-  it('abort: raises HookAbortError and the executor never runs', async () => {
-    const executor = vi.fn();
-    const tool = new CompoundTool({ agent, executor, hooks: runner([{ name: 'gate', beforeTool: () => abort('DROP TABLE') }]) });
-    await expect(tool.run({}, 'x')).rejects.toBeInstanceOf(HookAbortError);
-    expect(executor).not.toHaveBeenCalled();
-  });
-
-  it('on_error redirect retries the executor', async () => {
-    let calls = 0;
-    const executor = vi.fn((output: unknown) => {
-      calls += 1;
-      if (calls === 1) throw new Error('syntax error');
-      return `ran ${String(output)}`;
-    });
-    const hooks = runner([{ name: 'fixer', onError: () => redirect({ newArgs: { agentOutput: 'SELECT fixed' } }) }]);
-    const tool = new CompoundTool({ agent, executor, hooks });
-    expect((await tool.run({}, 'x')).result).toBe('ran SELECT fixed');
-    expect(outcomeOf('sql_writer')).toEqual(['recovered']);
-  });
-
-  it('swallows a stateUpdater that throws', async () => {
-    const tool = new CompoundTool({
-      agent,
-      executor: () => 1,
-      hooks: runner([]),
-      stateUpdater: () => {
-        throw new Error('state broke');
-      },
-    });
-    expect((await tool.run({}, 'x')).result).toBe(1);
-  });
-
-  it('names its problems', () => {
-    const hooks = runner([]);
-    expect(() => new CompoundTool({ agent: { run: () => 1 }, executor: () => 1, hooks })).toThrow(/CompoundTool needs a name/);
-    expect(() => new CompoundTool({ agent, executor: 1 as unknown as () => unknown, hooks })).toThrow(/executor must be a function/);
-    expect(() => new CompoundTool({ agent, executor: () => 1, hooks: {} as HookRunner })).toThrow(/hooks must be a HookRunner/);
-  });
-});
+const runner = tracing.runner;
 
 describe('runWithRetry (Orqest retry tests)', () => {
   it('returns the first success; before/after fire once', async () => {
@@ -100,7 +23,7 @@ describe('runWithRetry (Orqest retry tests)', () => {
     expect(before).toHaveBeenCalledOnce();
     expect(after).toHaveBeenCalledOnce();
     expect(after.mock.calls[0]![2]).toBe('done: n');
-    expect(outcomeOf('writer')).toEqual(['completed']);
+    expect(tracing.outcomesOf('writer')).toEqual(['completed']);
   });
 
   it('retries with the enriched note "PREVIOUS ATTEMPT FAILED"', async () => {
@@ -118,7 +41,7 @@ describe('runWithRetry (Orqest retry tests)', () => {
     expect(notes[1]).toContain('write SQL');
     expect(notes[1]).toContain('PREVIOUS ATTEMPT FAILED');
     expect(notes[1]).toContain('column x does not exist');
-    expect(outcomeOf('writer')).toEqual(['recovered']);
+    expect(tracing.outcomesOf('writer')).toEqual(['recovered']);
     expect(tracing.spansNamed('execute_tool writer')[0]!.attributes[ATTR_RETRIES]).toBe(1);
     expect(tracing.spansNamed(SPAN_EXECUTE)).toHaveLength(2);
   });
@@ -167,7 +90,7 @@ describe('runWithRetry (Orqest retry tests)', () => {
     const hooks = runner([{ name: 'cache', beforeTool: () => skip('cached', { rows: [1, 2] }) }]);
     expect(await runWithRetry(operation, { toolName: 'w', args: {}, hooks, note: 'x' })).toBe('{"rows":[1,2]}');
     expect(operation).not.toHaveBeenCalled();
-    expect(outcomeOf('w')).toEqual(['skipped']);
+    expect(tracing.outcomesOf('w')).toEqual(['skipped']);
   });
 
   it("a Skip whose stub cannot be JSON-serialised is that hook's invalid_decision: fail-open goes on, fail-closed aborts", async () => {
@@ -217,7 +140,7 @@ describe('runWithRetry (Orqest retry tests)', () => {
     expect(operation).toHaveBeenCalledTimes(2);
     expect(error).toBeInstanceOf(HookAbortError);
     expect((error.cause as Error).message).toBe('second');
-    expect(outcomeOf('w')).toEqual(['aborted']);
+    expect(tracing.outcomesOf('w')).toEqual(['aborted']);
   });
 
   it('onError Skip stops and returns the stub', async () => {
@@ -227,7 +150,7 @@ describe('runWithRetry (Orqest retry tests)', () => {
     });
     expect(await runWithRetry(operation, { toolName: 'w', args: {}, hooks, note: 'x', maxAttempts: 3 })).toBe('fallback text');
     expect(operation).toHaveBeenCalledOnce();
-    expect(outcomeOf('w')).toEqual(['recovered']);
+    expect(tracing.outcomesOf('w')).toEqual(['recovered']);
   });
 
   it('names bad options', async () => {
@@ -236,78 +159,5 @@ describe('runWithRetry (Orqest retry tests)', () => {
       /maxAttempts must be an integer >= 1/,
     );
     await expect(runWithRetry('x' as unknown as () => string, { toolName: 'w', args: {}, hooks, note: 'x' })).rejects.toThrow(/operation must be a function/);
-  });
-});
-
-describe('runPlan (Orqest meta subtask tests)', () => {
-  it('runs every subtask through the hooks as meta:<name>, counting hook calls', async () => {
-    const seen: string[] = [];
-    const events: ToolHookEvent[] = [];
-    const hooks = runner([
-      { name: 'count', beforeTool: (tool) => void seen.push(`before:${tool}`), afterTool: (tool) => void seen.push(`after:${tool}`) },
-      { name: 'obs', onEvent: (e) => void events.push(e) },
-    ]);
-    const results = await runPlan(
-      [
-        { name: 'research', prompt: 'find' },
-        { name: 'write', prompt: 'draft' },
-      ],
-      { hooks, runSubtask: async (subtask, args) => `${subtask.name}:${subtask.prompt}:${String(args.subtask)}` },
-    );
-    expect(results.map((r) => [r.name, r.success, r.output])).toEqual([
-      ['research', true, 'research:find:research'],
-      ['write', true, 'write:draft:write'],
-    ]);
-    expect(seen).toEqual(['before:meta:research', 'after:meta:research', 'before:meta:write', 'after:meta:write']);
-    expect(events.filter((e) => e.type === 'tool')).toHaveLength(2);
-  });
-
-  it('an Abort marks that subtask failed and the plan goes on', async () => {
-    const hooks = runner([{ name: 'gate', beforeTool: (tool) => (tool === 'meta:deploy' ? abort('not on Fridays') : undefined) }]);
-    const results = await runPlan(
-      [
-        { name: 'build', prompt: 'b' },
-        { name: 'deploy', prompt: 'd' },
-        { name: 'notify', prompt: 'n' },
-      ],
-      { hooks, runSubtask: async (s) => s.name },
-    );
-    expect(results.map((r) => [r.name, r.success, r.error])).toEqual([
-      ['build', true, undefined],
-      ['deploy', false, 'aborted: not on Fridays'],
-      ['notify', true, undefined],
-    ]);
-    expect(results.every((r) => r.durationMs >= 0)).toBe(true);
-    expect(outcomeOf('meta:deploy')).toEqual(['aborted']);
-  });
-
-  it("a Redirect's newArgs.prompt replaces the prompt the subtask gets", async () => {
-    const hooks = runner([{ name: 'rewrite', beforeTool: () => redirect({ newArgs: { prompt: 'safer prompt' } }) }]);
-    const results = await runPlan([{ name: 'a', prompt: 'risky prompt' }], { hooks, runSubtask: async (s) => s.prompt });
-    expect(results[0]!.output).toBe('safer prompt');
-  });
-
-  it('a failing subtask is reported with its message and the plan goes on', async () => {
-    const results = await runPlan(
-      [
-        { name: 'a', prompt: '' },
-        { name: 'b', prompt: '' },
-      ],
-      {
-        hooks: runner([]),
-        runSubtask: async (s) => {
-          if (s.name === 'a') throw new Error('a broke');
-          return 'b ok';
-        },
-      },
-    );
-    expect(results.map((r) => [r.success, r.error ?? r.output])).toEqual([
-      [false, 'a broke'],
-      [true, 'b ok'],
-    ]);
-  });
-
-  it('names malformed subtasks', async () => {
-    await expect(runPlan([{ name: '', prompt: 'x' }], { hooks: runner([]), runSubtask: () => 1 })).rejects.toThrow(/subtasks\[0\] must be/);
   });
 });

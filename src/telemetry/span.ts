@@ -1,0 +1,98 @@
+/**
+ * The one guarded way toolhooks touches a tracer or a span: the call span, the phase spans, the
+ * execute spans and every adapter's spans (which are call spans) go through these functions, so a
+ * tracer or span method that throws is reported (`reportTelemetryFailure`) and never reaches a caller —
+ * not through the flows, and not through `runBefore` / `runAfter` / `runError`.
+ * @internal
+ */
+import type { Attributes, Context, Span, SpanContext, Tracer } from '@opentelemetry/api';
+import { INVALID_TRACEID, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { reportTelemetryFailure } from './failures.js';
+
+/**
+ * Starts an INTERNAL span, recording or not; undefined only when the tracer throws. Never throws.
+ * A span that does not record (sampled out) is still returned: made active, it passes its sampling
+ * decision on to the spans started under it.
+ */
+export function startSpan(tracer: Tracer, name: string, attributes: Attributes, parent?: Context): Span | undefined {
+  try {
+    return tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
+  } catch (error) {
+    reportTelemetryFailure('startSpan', error);
+    return undefined;
+  }
+}
+
+/** Whether the span records; false when it throws (it is then treated as not recording). Never throws. */
+export function isRecording(span: Span): boolean {
+  try {
+    return span.isRecording() === true;
+  } catch (error) {
+    reportTelemetryFailure('span.isRecording', error);
+    return false;
+  }
+}
+
+/**
+ * Whether the span has a real trace id: false for the API's no-op span (no SDK, all-zero trace id),
+ * and false when `spanContext()` throws. Never throws.
+ */
+export function hasTraceId(span: Span): boolean {
+  try {
+    return span.spanContext().traceId !== INVALID_TRACEID;
+  } catch (error) {
+    reportTelemetryFailure('span.spanContext', error);
+    return false;
+  }
+}
+
+/** Whether the context's span is one the app's sampler dropped (valid, not recording). Never throws. */
+export function isDroppedSpanIn(parent: Context): boolean {
+  try {
+    const span = trace.getSpan(parent);
+    return span !== undefined && !span.isRecording() && span.spanContext().traceId !== INVALID_TRACEID;
+  } catch {
+    return false;
+  }
+}
+
+/** The active span's context, when there is one; undefined when reading it throws. Never throws. */
+export function activeSpanContext(): SpanContext | undefined {
+  try {
+    return trace.getActiveSpan()?.spanContext();
+  } catch (error) {
+    reportTelemetryFailure('span.spanContext', error);
+    return undefined;
+  }
+}
+
+/**
+ * Adds an event to a span, its attributes built by `build(a, b)` inside the guard (no closure per
+ * event); a failure to build or add it is reported, never propagated.
+ */
+export function addSpanEvent<A, B>(span: Span, name: string, build: (a: A, b: B) => Attributes, a: A, b: B): void {
+  try {
+    span.addEvent(name, build(a, b));
+  } catch (error) {
+    reportTelemetryFailure('addEvent', error);
+  }
+}
+
+/** Sets attributes and, with `errorMessage`, status ERROR; `where` names the step in a failure report. Never throws. */
+export function setSpanAttributes(span: Span, where: string, attributes: Attributes, errorMessage?: string): void {
+  try {
+    span.setAttributes(attributes);
+    if (errorMessage !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage });
+  } catch (error) {
+    reportTelemetryFailure(where, error);
+  }
+}
+
+/** Ends a span; a span that throws is reported, never propagated. */
+export function endSpan(span: Span): void {
+  try {
+    span.end();
+  } catch (error) {
+    reportTelemetryFailure('span.end', error);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The layering docs/architecture.md describes, checked against the code so the document cannot drift:
+ * which folder of src/ may import which (runtime imports; `import type` is erased and may point
+ * anywhere), and the homes that must stay single — reports go through telemetry/warn-once.ts only.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** Each layer and the layers it may import at run time (its own layer always). Keep in step with docs/architecture.md. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  base: [],
+  telemetry: ['base'],
+  runner: ['base', 'telemetry'],
+  flows: ['base', 'telemetry', 'runner'],
+  hooks: ['base', 'telemetry'],
+  node: ['base', 'telemetry'],
+  adapters: ['base', 'telemetry', 'runner', 'flows', 'entry'],
+  replay: ['base', 'telemetry', 'entry'],
+  entry: ['base', 'telemetry', 'runner', 'flows'],
+};
+
+/** The layer of a file under src/: the root's vocabulary and internal/ are the base; index.ts is the entry. */
+function layerOf(file: string): string {
+  const path = relative(SRC, file).split(/[\\/]/);
+  if (path.length === 1) return path[0] === 'index.ts' ? 'entry' : 'base';
+  return path[0] === 'internal' ? 'base' : (path[0] as string);
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Runtime imports and re-exports of a file, resolved to .ts paths. */
+function runtimeImports(file: string, text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/^(?:import|export)(\s+type)?\s[^;]*?from\s+'(\.[^']+)'/gm)) {
+    if (match[1] !== undefined) continue;
+    found.push(normalize(join(dirname(file), (match[2] as string).replace(/\.js$/, '.ts'))));
+  }
+  for (const match of text.matchAll(/import\('(\.[^']+)'\)/g)) found.push(normalize(join(dirname(file), (match[1] as string).replace(/\.js$/, '.ts'))));
+  return found;
+}
+
+const files = sourceFiles(SRC).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+
+describe('src/ layering (docs/architecture.md, "Layers")', () => {
+  it('every layer of the document exists, and every folder of src/ has a layer', () => {
+    const layers = new Set(files.map(({ file }) => layerOf(file)));
+    expect([...layers].sort()).toEqual(Object.keys(MAY_IMPORT).sort());
+  });
+
+  it('each file imports only from its own layer and the layers below it', () => {
+    const violations: string[] = [];
+    for (const { file, text } of files) {
+      const from = layerOf(file);
+      for (const target of runtimeImports(file, text)) {
+        const to = layerOf(target);
+        if (to !== from && !(MAY_IMPORT[from] ?? []).includes(to)) violations.push(`${relative(SRC, file)} (${from}) imports ${relative(SRC, target)} (${to})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('the document names the same rule', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/architecture.md', import.meta.url)), 'utf8');
+    for (const [layer, below] of Object.entries(MAY_IMPORT)) {
+      expect(doc).toContain(`| ${layer} | ${below.length === 0 ? '—' : below.join(', ')} |`);
+    }
+  });
+});
+
+describe('single homes', () => {
+  it('nothing but telemetry/warn-once.ts reports through diag (the CLI only installs its logger)', () => {
+    const users = files.filter(({ text }) => /^import \{[^}]*\bdiag\b[^}]*\} from '@opentelemetry\/api'/m.test(text));
+    expect(users.map(({ file }) => relative(SRC, file)).sort()).toEqual([join('replay', 'cli.ts'), join('telemetry', 'warn-once.ts')]);
+    const cli = files.find(({ file }) => relative(SRC, file) === join('replay', 'cli.ts'));
+    expect(cli?.text).not.toMatch(/\bdiag\.(warn|error|info|debug|verbose)\(/);
+  });
+
+  it('nothing but telemetry/span.ts starts a span', () => {
+    const starters = files.filter(({ text }) => /\.startSpan\(|\.startActiveSpan\(/.test(text.replace(/^\s*(\*|\/\/).*$/gm, '')));
+    expect(starters.map(({ file }) => relative(SRC, file))).toEqual([join('telemetry', 'span.ts')]);
+  });
+});
