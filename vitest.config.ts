@@ -38,14 +38,17 @@ const packageNames = Object.entries(compilerOptions.paths).map(([name, [target]]
 }));
 
 /**
- * Three test projects, one folder each (README, "Development", says where a new test goes):
+ * Four test projects, one folder each (README, "Development", says where a new test goes):
  * - unit: test/unit/ mirrors src/; in-process only (no child process, no socket), the fast loop.
  * - integration: test/integration/; OTLP round trips over local servers, the examples, the adapters with
  *   their real frameworks, anything that starts a child process.
  * - system: test/system/; the packed tarball installed into a temporary project, real programs
  *   (prometheus, promtool, docker-compose), soaks, load and exporter fault suites.
  * - sdk2: the tests in SDK2_LANE again, with the OpenTelemetry packages resolved to the SDK 2 line.
- * test/support/ holds the helpers the three share; it has no tests of its own.
+ * - pipeline: test/system/pipeline/; the two-tier collector pipeline, seven real processes per test, CI
+ *   only. Last and one file at a time, so it neither loads the machine under the timing-sensitive
+ *   system suites nor is loaded by them.
+ * test/support/ holds the helpers they share; it has no tests of its own.
  * `vitest run` runs the projects one after the other (groupOrder), fastest first, so a broken unit test
  * shows in seconds and the timing-sensitive system suites never share the machine with the other two.
  * `npm test` runs unit and integration with `--coverage` (`npm run coverage`): a coverage report of src/
@@ -76,7 +79,10 @@ export default defineConfig({
       // context manager a file may have unregistered.
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], sequence: { groupOrder: 2 } } },
+      {
+        extends: true,
+        test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude: ['test/system/pipeline/**'], sequence: { groupOrder: 2 } },
+      },
       {
         extends: true,
         resolve: {
@@ -93,6 +99,10 @@ export default defineConfig({
           ],
         },
         test: { name: 'sdk2', include: SDK2_LANE, env: { TOOLHOOKS_SDK_LINE: '2' }, sequence: { groupOrder: 3 } },
+      },
+      {
+        extends: true,
+        test: { name: 'pipeline', include: ['test/system/pipeline/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 4 } },
       },
     ],
   },

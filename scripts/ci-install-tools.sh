@@ -6,7 +6,11 @@
 #   - Jaeger v2, built from source with Go (Jaeger publishes no Debian package) into a cache keyed by its
 #     version: ${XDG_CACHE_HOME:-~/.cache}/toolhooks/jaeger-v1.76.0/jaeger. The tests look for it there (or
 #     at $JAEGER_BIN). Needs Go and the Go module proxy; takes minutes once, then nothing.
-# Does nothing for a program that is already there. `bash scripts/ci-install-tools.sh jaeger` builds only Jaeger.
+#   - the OpenTelemetry Collector of the two-tier pipeline (gateway and samplers), built with the Collector
+#     Builder from deploy/otelcol-builder.yaml by scripts/build-otelcol.sh into
+#     ${XDG_CACHE_HOME:-~/.cache}/toolhooks/otelcol-v0.161.0/otelcol (or $OTELCOL_BIN for the tests).
+# Does nothing for a program that is already there. `bash scripts/ci-install-tools.sh jaeger` builds only
+# Jaeger, `... otelcol` only the collector.
 #
 # The Debian prometheus package would normally start a daemon on :9090 from its maintainer scripts.
 # In a container without systemd that either fails the install or leaves a stray process; on a VM with
@@ -104,15 +108,22 @@ build_jaeger() {
   echo "ci-install-tools: built $bin in $((SECONDS - started)) s ($(du -h "$bin" | cut -f1))"
 }
 
-# `ci-install-tools.sh jaeger` builds only Jaeger (no root needed); no argument installs everything.
+build_otelcol() {
+  bash "$(dirname "$0")/build-otelcol.sh"
+}
+
+# `ci-install-tools.sh jaeger` builds only Jaeger, `otelcol` only the collector (no root needed for
+# either); no argument installs everything.
 case "${1:-all}" in
   jaeger) build_jaeger ;;
+  otelcol) build_otelcol ;;
   all)
     build_jaeger
+    build_otelcol
     install_debian_packages
     ;;
   *)
-    echo "usage: $0 [jaeger]   (no argument: Jaeger, prometheus, promtool and docker-compose)" >&2
+    echo "usage: $0 [jaeger|otelcol]   (no argument: Jaeger, the collector, prometheus, promtool and docker-compose)" >&2
     exit 2
     ;;
 esac

@@ -130,9 +130,10 @@ export function metricExporterTimeout(readerTimeoutMillis: number): number | und
     positive(getNumberFromEnv('OTEL_EXPORTER_OTLP_TIMEOUT')) ??
     DEFAULT_OTLP_TIMEOUT_MS;
   // The reader's clock starts before the exporter's (collection and serialisation come first), and when the
-  // loop is busy both timers can come due in the same turn: keep a margin of 10 %, at least 100 ms (but no
-  // more than half the timeout), so the exporter's own timeout settles the export first.
-  const margin = Math.min(Math.max(readerTimeoutMillis * 0.1, 100), readerTimeoutMillis / 2);
+  // loop is busy both timers can come due in the same turn: keep a margin of 10 %, at least 250 ms (but no
+  // more than half the timeout), so the exporter's own timeout settles the export first. 100 ms was lost to
+  // event-loop lag on a loaded 2-core machine: the reader then reported its own timeout as an error.
+  const margin = Math.min(Math.max(readerTimeoutMillis * 0.1, 250), readerTimeoutMillis / 2);
   const fitting = Math.max(1, Math.floor(readerTimeoutMillis - margin));
   return own > fitting ? fitting : undefined;
 }

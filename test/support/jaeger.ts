@@ -27,12 +27,10 @@
  * ```
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { isCi, type SkippableContext } from './programs.js';
+import { builtProgram, requireBuiltProgram, type SkippableContext } from './programs.js';
 import { freePorts } from './ports.js';
 import { pollUntil } from './poll.js';
 
@@ -45,6 +43,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const JAEGER_CONFIG = join(ROOT, 'deploy/jaeger/jaeger.yaml');
 /** deploy/tail-sampling.yaml: the overlay that adds the tail-sampling pipeline (a second config). */
 export const TAIL_SAMPLING_CONFIG = join(ROOT, 'deploy/tail-sampling.yaml');
+/** deploy/jaeger/badger.yaml: the overlay that stores traces in Badger (JAEGER_BADGER_DIR) instead of memory. */
+export const BADGER_CONFIG = join(ROOT, 'deploy/jaeger/badger.yaml');
 /** deploy/jaeger/spm.yaml: the overlay for the Monitor tab (spanmetrics → Prometheus → query service). */
 export const SPM_CONFIG = join(ROOT, 'deploy/jaeger/spm.yaml');
 
@@ -57,10 +57,7 @@ export const SPM_CONFIG = join(ROOT, 'deploy/jaeger/spm.yaml');
  * ```
  */
 export function jaegerBinary(env: NodeJS.ProcessEnv = process.env): string {
-  const explicit = env['JAEGER_BIN'];
-  if (explicit !== undefined && explicit !== '') return resolve(explicit);
-  const cache = env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : join(homedir(), '.cache');
-  return join(cache, 'toolhooks', `jaeger-${JAEGER_MODULE_VERSION}`, 'jaeger');
+  return builtProgram('JAEGER_BIN', `jaeger-${JAEGER_MODULE_VERSION}`, 'jaeger', env);
 }
 
 /**
@@ -76,17 +73,13 @@ export function jaegerBinary(env: NodeJS.ProcessEnv = process.env): string {
  */
 export function requireJaeger(ctx: SkippableContext, env: NodeJS.ProcessEnv = process.env): string {
   const binary = jaegerBinary(env);
-  try {
-    accessSync(binary, constants.X_OK);
-    return binary;
-  } catch {
-    const note =
-      `Jaeger not found at ${binary}. Build it with \`bash scripts/ci-install-tools.sh\` (needs Go; builds Jaeger` +
-      ` 2.13.0, module ${JAEGER_MODULE_VERSION}, once, 3 to 10 minutes on 2 cores) or point JAEGER_BIN at a Jaeger v2 binary.`;
-    if (isCi(env)) throw new Error(`${note} CI must provide it: .ci/run runs scripts/ci-install-tools.sh first.`);
-    console.warn(`[skipped] ${note}`);
-    return ctx.skip(note);
-  }
+  return requireBuiltProgram(
+    ctx,
+    binary,
+    `Jaeger not found at ${binary}. Build it with \`bash scripts/ci-install-tools.sh\` (needs Go; builds Jaeger` +
+      ` 2.13.0, module ${JAEGER_MODULE_VERSION}, once, 3 to 10 minutes on 2 cores) or point JAEGER_BIN at a Jaeger v2 binary.`,
+    env,
+  );
 }
 
 /** The loopback ports a started Jaeger listens on. */

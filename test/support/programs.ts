@@ -17,7 +17,8 @@
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { homedir } from 'node:os';
+import { delimiter, isAbsolute, join, resolve as resolvePath } from 'node:path';
 
 /** A program the tests know how to install. */
 export type KnownProgram = 'promtool' | 'prometheus' | 'docker-compose';
@@ -171,4 +172,41 @@ export function runProgram(
       resolve({ code, signal, stdout, stderr, output });
     });
   });
+}
+
+/**
+ * Where a program the project builds from source lives: `env[variable]` when set, else
+ * `${XDG_CACHE_HOME:-~/.cache}/toolhooks/<dir>/<file>` (the cache scripts/ci-install-tools.sh builds into).
+ *
+ * @example
+ * ```ts
+ * builtProgram('JAEGER_BIN', 'jaeger-v1.76.0', 'jaeger'); // '/root/.cache/toolhooks/jaeger-v1.76.0/jaeger'
+ * ```
+ */
+export function builtProgram(variable: string, dir: string, file: string, env: NodeJS.ProcessEnv = process.env): string {
+  const explicit = env[variable];
+  if (explicit !== undefined && explicit !== '') return resolvePath(explicit);
+  const xdg = env['XDG_CACHE_HOME'];
+  const cache = xdg !== undefined && xdg !== '' ? xdg : join(homedir(), '.cache');
+  return join(cache, 'toolhooks', dir, file);
+}
+
+/**
+ * `binary` when it is executable. Otherwise: throws in CI (CI builds it; `note` says how), else warns and
+ * skips the test with `note`.
+ *
+ * @example
+ * ```ts
+ * const jaeger = requireBuiltProgram(ctx, builtProgram('JAEGER_BIN', 'jaeger-v1.76.0', 'jaeger'), 'Jaeger not found …');
+ * ```
+ */
+export function requireBuiltProgram(ctx: SkippableContext, binary: string, note: string, env: NodeJS.ProcessEnv = process.env): string {
+  try {
+    accessSync(binary, constants.X_OK);
+    return binary;
+  } catch {
+    if (isCi(env)) throw new Error(`${note} CI must provide it: .ci/run runs scripts/ci-install-tools.sh first.`);
+    console.warn(`[skipped] ${note}`);
+    return ctx.skip(note);
+  }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OTELCOL_VERSION } from '../../support/otelcol.js';
 import { requirePrograms, runProgram } from '../../support/programs.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -15,11 +16,11 @@ describe('docker-compose.yml, checked by the real docker-compose', () => {
     expect(result.code, result.output).toBe(0);
   });
 
-  it('brings up Jaeger, the collector and Prometheus', async (ctx) => {
+  it('brings up Jaeger, Prometheus and either the pipeline (gateway, two samplers) or one collector', async (ctx) => {
     const { 'docker-compose': compose } = requirePrograms(ctx, ['docker-compose']);
     const result = await runProgram(compose, ['-f', composeFile, 'config', '--services'], { cwd: root });
     expect(result.code, result.output).toBe(0);
-    expect(result.stdout.trim().split('\n').sort()).toEqual(['jaeger', 'otel-collector', 'prometheus']);
+    expect(result.stdout.trim().split('\n').sort()).toEqual(['gateway', 'jaeger', 'otel-collector', 'prometheus', 'sampler-1', 'sampler-2']);
   });
 
   it('mounts configuration files that exist', async (ctx) => {
@@ -29,12 +30,20 @@ describe('docker-compose.yml, checked by the real docker-compose', () => {
     const result = await runProgram(compose, ['-f', composeFile, 'config'], { cwd: root });
     expect(result.code, result.output).toBe(0);
     const mounted = [...result.stdout.matchAll(/^\s+(?:- |source: )(\/[^:\s]+)/gm)].map((m) => m[1] ?? '');
+    // (the samplers share one definition, so their files appear twice)
     expect(mounted.sort()).toEqual(
       [
+        join(root, 'deploy/jaeger/badger.yaml'),
         join(root, 'deploy/jaeger/jaeger.yaml'),
+        join(root, 'deploy/jaeger/memory.yaml'),
         join(root, 'deploy/otel-collector.yaml'),
+        join(root, 'deploy/pipeline/gateway.yaml'),
+        join(root, 'deploy/pipeline/sampler.yaml'),
+        join(root, 'deploy/pipeline/sampler.yaml'),
         join(root, 'deploy/prometheus/alerts.yml'),
         join(root, 'deploy/prometheus/prometheus.yml'),
+        join(root, 'deploy/tail-sampling.yaml'),
+        join(root, 'deploy/tail-sampling.yaml'),
         join(root, 'deploy/tail-sampling.yaml'),
       ].sort(),
     );
@@ -66,10 +75,22 @@ describe('docker-compose.yml conventions', () => {
   it('pins every image to a version', async () => {
     const text = await readFile(composeFile, 'utf8');
     const images = [...text.matchAll(/^\s+image: (\S+)/gm)].map((m) => m[1] ?? '');
-    expect(images).toHaveLength(3);
+    expect(images).toHaveLength(5);
     for (const image of images) expect(image, image).toMatch(/:v?\d+\.\d+\.\d+$/);
     expect(images.some((image) => image.startsWith('jaegertracing/jaeger:2.'))).toBe(true);
-    expect(images.some((image) => image.startsWith('otel/opentelemetry-collector-contrib:'))).toBe(true);
+    // Every collector runs the release scripts/build-otelcol.sh builds (the one the system tests run).
+    const collectors = images.filter((image) => image.startsWith('otel/opentelemetry-collector-contrib:'));
+    expect(collectors).toHaveLength(3);
+    for (const image of collectors) expect(image).toBe(`otel/opentelemetry-collector-contrib:${OTELCOL_VERSION.slice(1)}`);
+  });
+
+  it('keeps the pipeline and the single collector in profiles of their own, Jaeger on Badger with a volume', async () => {
+    const text = await readFile(composeFile, 'utf8');
+    const profiles = [...text.matchAll(/^ {2}([\w-]+):.*\n(?:(?! {2}\S).*\n)*? {4}profiles: \[(\w+)\]/gm)].map((m) => `${m[1] ?? ''}=${m[2] ?? ''}`);
+    expect(profiles.sort()).toEqual(['gateway=pipeline', 'otel-collector=single', 'sampler-1=pipeline']);
+    expect(text).toMatch(/^ {2}sampler-2: \*sampler$/m);
+    expect(text).toMatch(/- jaeger-badger:\/tmp$/m);
+    expect(text).toMatch(/^volumes:\n {2}jaeger-badger:/m);
   });
 
   it('publishes only on 127.0.0.1 and comments every port', async () => {

@@ -197,7 +197,7 @@ beforeEach(async () => {
   // Small delays and timeouts keep every fault short; the queue sizes stay at the SDK defaults (2048).
   vi.stubEnv('OTEL_BSP_SCHEDULE_DELAY', '50');
   vi.stubEnv('OTEL_BLRP_SCHEDULE_DELAY', '50');
-  vi.stubEnv('OTEL_METRIC_EXPORT_INTERVAL', '250');
+  vi.stubEnv('OTEL_METRIC_EXPORT_INTERVAL', '500');
   vi.stubEnv('OTEL_EXPORTER_OTLP_TIMEOUT', '500');
   captureDiag();
   receiver = await OtlpReceiver.start({ keepBodies: false });
@@ -217,7 +217,7 @@ async function start(): Promise<HookRunner> {
   return newRunner();
 }
 
-/** Waits until every signal has reported its export failure (metrics are pushed every 250 ms). */
+/** Waits until every signal has reported its export failure (metrics are pushed every 500 ms). */
 async function untilEverySignalFailed(timeoutMs = 8_000): Promise<void> {
   await vi.waitFor(
     () => {
