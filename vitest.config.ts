@@ -12,8 +12,11 @@ const sdk2 = (name: string): string => fileURLToPath(new URL(`./test/sdk2/node_m
  * and api-logs 0.223. test/support/sdk.ts builds providers the way each line takes them.
  */
 const SDK2_LANE = [
-  'test/unit/flows/sampling.test.ts',
-  'test/unit/flows/genai-attributes.test.ts',
+  'test/unit/flows/tool-call.sampling.test.ts',
+  'test/unit/flows/tool-call.genai-attributes.test.ts',
+  'test/unit/telemetry/capture.span-limits.test.ts',
+  'test/unit/flows/tool-call.sampled-parent.test.ts',
+  'test/unit/telemetry/phase-span.event-limit.test.ts',
   'test/unit/hooks/logging-hook.test.ts',
   'test/unit/hooks/metrics-hook.test.ts',
   'test/unit/hooks/with-runner.test.ts',

@@ -14,7 +14,7 @@ import type { Library } from './library.js';
 import type { CallObserver } from './hand-written.js';
 import type { PlainHook } from './workload.js';
 import { sampledOutTracer } from './sdk.js';
-import { ARGS, CALL_ID, TOOL_NAME, nonMatchingHooks, plainHooks, tool } from './workload.js';
+import { ARGS, CALL_ID, NESTED_ARGS, TOOL_NAME, nonMatchingHooks, plainHooks, tool } from './workload.js';
 
 /** Which process-wide telemetry a scenario needs; scenarios run grouped in this order. */
 export type Setting = 'no-sdk' | 'sdk';
@@ -61,10 +61,10 @@ function inDroppedTrace(call: () => Promise<unknown>): () => Promise<unknown> {
   return () => context.with(parent, call);
 }
 
-function libraryCall(lib: Library, hooks: ToolHook[], tracer?: Tracer): () => Promise<unknown> {
+function libraryCall(lib: Library, hooks: ToolHook[], tracer?: Tracer, args = ARGS): () => Promise<unknown> {
   const runner = new lib.HookRunner(tracer === undefined ? { hooks } : { hooks, tracer });
   const { executeTool } = lib;
-  return () => executeTool({ hooks: runner, toolName: TOOL_NAME, args: ARGS, execute: tool, callId: CALL_ID });
+  return () => executeTool({ hooks: runner, toolName: TOOL_NAME, args, execute: tool, callId: CALL_ID });
 }
 
 /** The policy's Redirect, built once with the library under test. */
@@ -106,6 +106,17 @@ export function noSdkScenarios(lib: Library): Scenario[] {
         call: libraryCall(lib, libraryHooks(plainHooks(count, decision))),
       }),
     ),
+    // Hooks get a frozen copy of the arguments, never the caller's object: what that costs grows with the
+    // arguments, so the same call with larger ones (against the same tool with them) shows it.
+    { id: 'bare.nested-args', label: 'bare: await tool(nested args, 1.2 KB)', setting: 'no-sdk', library: false, call: () => tool(NESTED_ARGS) },
+    {
+      id: 'nosdk.hooks-2.nested-args',
+      label: 'no SDK: executeTool, 2 hooks, nested args (1.2 KB)',
+      setting: 'no-sdk',
+      baseline: 'bare.nested-args',
+      library: true,
+      call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), undefined, NESTED_ARGS),
+    },
   ];
 }
 

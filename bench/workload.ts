@@ -9,6 +9,25 @@ export const TOOL_NAME = 'search';
 export const CALL_ID = 'call_0001';
 export const ARGS: ToolArgs = Object.freeze({ query: 'opentelemetry hooks', limit: 50 });
 
+/**
+ * Larger arguments, as an agent's richer tools take (about 1.2 KB of JSON: 12 keys, two levels of
+ * objects, an array of 10 objects): the hooks' read-only copy of the arguments grows with them.
+ */
+export const NESTED_ARGS: ToolArgs = {
+  query: 'opentelemetry hooks',
+  limit: 50,
+  filters: Array.from({ length: 10 }, (_, index) => ({ field: `field_${index}`, op: 'eq', value: `value ${index}` })),
+  sort: { by: 'relevance', order: 'desc' },
+  page: { size: 20, cursor: 'eyJvZmZzZXQiOjIwfQ' },
+  options: { highlight: true, fuzzy: false, lang: 'en', region: { country: 'DE', city: 'Berlin' } },
+  user: 'u-1',
+  session: 's-1',
+  source: 'agent',
+  trace: false,
+  tags: ['a', 'b', 'c'],
+  note: 'nested arguments scenario',
+};
+
 /** The tool: asynchronous, as real tools are, and as cheap as possible so that it is the floor. */
 export async function tool(args: ToolArgs): Promise<unknown> {
   return { hits: 3, limit: args.limit };

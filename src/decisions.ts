@@ -44,6 +44,11 @@ function issue<D extends HookDecision>(decision: D): D {
   return decision;
 }
 
+/** Whether a value is a decision made by the constructors below (nothing about it can change). @internal */
+export function isIssuedDecision(value: unknown): value is HookDecision {
+  return typeof value === 'object' && value !== null && issued.has(value);
+}
+
 /** What a hook decides about a tool call. */
 export type HookDecision = Continue | Skip | Redirect | Abort;
 

@@ -1,3 +1,5 @@
+import { brandAcrossBuilds } from './internal/brand.js';
+
 /**
  * The error a flow raises when a hook aborts a tool call.
  *
@@ -15,6 +17,10 @@
  * ```
  */
 export class HookAbortError extends Error {
+  static {
+    brandAcrossBuilds(this, 'HookAbortError');
+  }
+
   /** Why the call was aborted; the same text as `message`. */
   readonly reason: string;
   /** The name of the hook that aborted the call, when a hook did. */
@@ -40,6 +46,10 @@ export class HookAbortError extends Error {
  * ```
  */
 export class HookTimeoutError extends Error {
+  static {
+    brandAcrossBuilds(this, 'HookTimeoutError');
+  }
+
   /** The timeout that ran out, in milliseconds. */
   readonly timeoutMs: number;
 
@@ -63,6 +73,10 @@ export class HookTimeoutError extends Error {
  * ```
  */
 export class InvalidHookDecisionError extends Error {
+  static {
+    brandAcrossBuilds(this, 'InvalidHookDecisionError');
+  }
+
   constructor(message: string) {
     super(message);
     this.name = 'InvalidHookDecisionError';
@@ -81,6 +95,10 @@ export class InvalidHookDecisionError extends Error {
  * ```
  */
 export class InvalidRedirectTargetError extends Error {
+  static {
+    brandAcrossBuilds(this, 'InvalidRedirectTargetError');
+  }
+
   /** The tool the Redirect named. */
   readonly target: string;
 

@@ -38,7 +38,7 @@ export type { CaptureOptions } from './telemetry/capture/options.js';
 export { executeTool } from './flows/execute-tool.js';
 export type { ExecuteToolOptions, Executor, ExecutorContext } from './flows/execute-tool.js';
 export { CompoundTool } from './flows/compound-tool.js';
-export type { CompoundAgent, CompoundToolOptions } from './flows/compound-tool.js';
+export type { CompoundAgent, CompoundRunOptions, CompoundToolOptions } from './flows/compound-tool.js';
 export { runWithRetry, defaultEnrichNote } from './flows/run-with-retry.js';
 export type { RunWithRetryOptions } from './flows/run-with-retry.js';
 export { runPlan } from './flows/run-plan.js';

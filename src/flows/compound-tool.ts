@@ -7,7 +7,7 @@ import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner/hook-runner.js';
 import { runnerCore } from '../runner/core.js';
 import { executeTool } from './execute-tool.js';
-import { optionalString, rejectUnknownOptions, requireFunction, requireObject } from '../internal/validate.js';
+import { optionalSignal, optionalString, rejectUnknownOptions, requireFunction, requireObject } from '../internal/validate.js';
 import { report } from '../telemetry/warn-once.js';
 
 /** The agent of a {@link CompoundTool}: turns a prompt into output the executor acts on. */
@@ -26,6 +26,12 @@ export interface CompoundToolOptions<S> {
   name?: string;
   /** Called with the state and the call's result when the call returns; what it throws is logged and swallowed. */
   stateUpdater?: (state: S, result: unknown) => void;
+}
+
+/** Per-call options of {@link CompoundTool.run}. */
+export interface CompoundRunOptions {
+  /** The caller's signal, passed to the hooks and the executor (see {@link CompoundTool.run}). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -65,10 +71,23 @@ export class CompoundTool<S = unknown> {
   }
 
   /**
-   * Runs the agent on `prompt`, then the executor through the hooks.
+   * Runs the agent on `prompt`, then the executor through the hooks. `signal` is passed to the hooks
+   * (`ctx.signal`) and the executor; already aborted, neither the agent, the hooks nor the executor run
+   * and the call rejects with its reason.
    * @returns the agent's output and the call's result (a stub when a hook skipped the executor).
+   * @example
+   * ```ts
+   * const { result } = await writer.run(state, 'monthly revenue by region', { signal: request.signal });
+   * ```
    */
-  async run(state: S, prompt: string): Promise<{ agentOutput: unknown; result: unknown }> {
+  async run(state: S, prompt: string, options?: CompoundRunOptions): Promise<{ agentOutput: unknown; result: unknown }> {
+    let signal: AbortSignal | undefined;
+    if (options !== undefined) {
+      requireObject(options, 'CompoundTool.run: options');
+      rejectUnknownOptions(options, ['signal'], 'CompoundTool.run');
+      signal = optionalSignal(options.signal, 'CompoundTool.run: signal');
+    }
+    signal?.throwIfAborted();
     const { agent, executor, hooks, stateUpdater } = this.#options;
     const agentOutput = await agent.run(prompt, state);
     const result = await executeTool({
@@ -77,6 +96,7 @@ export class CompoundTool<S = unknown> {
       args: { agentOutput, prompt },
       state,
       execute: (args) => executor(args.agentOutput, state, args),
+      ...(signal === undefined ? {} : { signal }),
     });
     if (stateUpdater !== undefined) {
       const failure = callObserver(() => stateUpdater(state, result));

@@ -13,6 +13,7 @@ import type { HookRunner } from '../runner/hook-runner.js';
 import {
   optionalCount,
   optionalString,
+  optionalSignal,
   rejectUnknownOptions,
   requireArgs,
   requireFunction,
@@ -59,7 +60,7 @@ export interface ExecuteToolOptions<S = unknown> {
   maxReexecutions?: number;
   /** How many times an on_error Redirect may retry the tool. Default 1. */
   maxRetries?: number;
-  /** Passed to hooks (`ctx.signal`) and executors. */
+  /** Passed to hooks (`ctx.signal`) and executors; already aborted, no hook and no tool runs and the call rejects with its reason. */
   signal?: AbortSignal;
 }
 
@@ -135,9 +136,6 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
     requireObject(tools, `${where}: tools`);
     for (const [name, executor] of Object.entries(tools)) requireFunction(executor, `${where}: tools[${JSON.stringify(name)}]`);
   }
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
-    throw new TypeError(`${where}: signal must be an AbortSignal`);
-  }
   const resolveTool = tools === undefined ? noTool : (name: string) => (Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined);
   return {
     core,
@@ -150,7 +148,7 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
     callId: optionalString(options.callId, `${where}: callId`),
     toolDescription: optionalString(options.toolDescription, `${where}: toolDescription`),
     agentName: optionalString(options.agentName, `${where}: agentName`),
-    signal: options.signal,
+    signal: optionalSignal(options.signal, `${where}: signal`),
     maxReexecutions: optionalCount(options.maxReexecutions, 1, `${where}: maxReexecutions`),
     maxRetries: optionalCount(options.maxRetries, 1, `${where}: maxRetries`),
   };
@@ -165,6 +163,8 @@ function noTool(): undefined {
  * the decision loop inside it. @internal
  */
 export function runToolCall<S>(plan: CallPlan<S>): Promise<unknown> {
+  // Already aborted: the caller gave up before the call began, so no hook and no tool runs.
+  if (plan.signal?.aborted === true) return Promise.reject(plan.signal.reason);
   let call: ToolCall<S>;
   try {
     call = new ToolCall<S>(plan);

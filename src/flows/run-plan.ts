@@ -7,7 +7,7 @@ import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner/hook-runner.js';
 import { runnerCore } from '../runner/core.js';
 import { executeTool } from './execute-tool.js';
-import { rejectUnknownOptions, requireFunction, requireObject } from '../internal/validate.js';
+import { optionalSignal, rejectUnknownOptions, requireFunction, requireObject } from '../internal/validate.js';
 
 /** One step of a plan. */
 export interface Subtask {
@@ -31,6 +31,11 @@ export interface RunPlanOptions<S> {
   state?: S;
   /** Runs one subtask; `args` are the (possibly redirected) `{ subtask, prompt }`. */
   runSubtask: (subtask: Subtask, args: ToolArgs) => unknown;
+  /**
+   * Passed to the hooks (`ctx.signal`) of every subtask. Aborted before a subtask starts, no further
+   * subtask runs and the plan rejects with its reason.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -49,7 +54,8 @@ export interface RunPlanOptions<S> {
 export async function runPlan<S>(subtasks: readonly Subtask[], options: RunPlanOptions<S>): Promise<SubtaskResult[]> {
   if (!Array.isArray(subtasks)) throw new TypeError('runPlan: subtasks must be an array of { name, prompt }');
   requireObject(options, 'runPlan(options)');
-  rejectUnknownOptions(options, ['hooks', 'state', 'runSubtask'], 'runPlan');
+  rejectUnknownOptions(options, ['hooks', 'state', 'runSubtask', 'signal'], 'runPlan');
+  const signal = optionalSignal(options.signal, 'runPlan: signal');
   runnerCore(options.hooks, 'runPlan');
   requireFunction(options.runSubtask, 'runPlan: runSubtask');
   subtasks.forEach((subtask: unknown, index) => {
@@ -61,6 +67,7 @@ export async function runPlan<S>(subtasks: readonly Subtask[], options: RunPlanO
 
   const results: SubtaskResult[] = [];
   for (const subtask of subtasks) {
+    signal?.throwIfAborted();
     const started = performance.now();
     try {
       const output = await executeTool({
@@ -70,6 +77,7 @@ export async function runPlan<S>(subtasks: readonly Subtask[], options: RunPlanO
         state: options.state as S,
         execute: (args) =>
           options.runSubtask({ name: subtask.name, prompt: typeof args.prompt === 'string' ? args.prompt : subtask.prompt }, args),
+        ...(signal === undefined ? {} : { signal }),
       });
       results.push({ name: subtask.name, success: true, output, durationMs: performance.now() - started });
     } catch (error) {

@@ -8,7 +8,7 @@ import { callSync } from '../runner/guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner/hook-runner.js';
 import { runnerCore } from '../runner/core.js';
-import { optionalCount, optionalString, rejectUnknownOptions, requireArgs, requireFunction, requireObject, requireToolName } from '../internal/validate.js';
+import { optionalCount, optionalSignal, optionalString, rejectUnknownOptions, requireArgs, requireFunction, requireObject, requireToolName } from '../internal/validate.js';
 import type { CallPlan, RetryPolicy } from './execute-tool.js';
 import { runToolCall } from './execute-tool.js';
 import { report } from '../telemetry/warn-once.js';
@@ -33,6 +33,8 @@ export interface RunWithRetryOptions<S> {
   toolDescription?: string;
   /** The agent making the call, recorded as `gen_ai.agent.name`; wins over the runner's. */
   agentName?: string;
+  /** Passed to hooks (`ctx.signal`); already aborted, no hook and no attempt runs and the call rejects with its reason. */
+  signal?: AbortSignal;
 }
 
 /** The note the next attempt gets when no hook or `enrichNote` says otherwise. */
@@ -80,6 +82,7 @@ export async function runWithRetry<S>(
     callId: optionalString(options.callId, 'runWithRetry: callId'),
     toolDescription: optionalString(options.toolDescription, 'runWithRetry: toolDescription'),
     agentName: optionalString(options.agentName, 'runWithRetry: agentName'),
+    signal: optionalSignal(options.signal, 'runWithRetry: signal'),
     checkSkip: stubProblem,
     execute: () => operation(policy.current),
     resolveTool: noTool,
@@ -102,6 +105,7 @@ const OPTIONS = [
   'callId',
   'toolDescription',
   'agentName',
+  'signal',
 ] as const;
 
 /**

@@ -17,8 +17,10 @@ import { HookAbortError } from '../errors.js';
 import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
 import type { PhaseRequest } from '../runner/phase.js';
+import type { ArgsCopy } from '../runner/read-only-args.js';
 import { reportTelemetryFailure } from '../telemetry/failures.js';
 import { endSpan, hasTraceId, isDroppedSpanIn, isRecording, setSpanAttributes, startSpan } from '../telemetry/span.js';
+import { attributeLengthLimit } from '../telemetry/span-limits.js';
 import {
   ATTR_ATTEMPT,
   ATTR_ERROR_TYPE,
@@ -76,6 +78,7 @@ class CallPhaseRequest implements PhaseRequest {
   durationMs = 0;
   attempt = 1;
   readonly tally = { hookErrors: 0 };
+  readonly argsCopy: ArgsCopy = { source: undefined, copy: undefined };
 
   constructor(
     spec: CallSpec<unknown>,
@@ -86,7 +89,10 @@ class CallPhaseRequest implements PhaseRequest {
     this.state = spec.state;
     this.callId = spec.callId;
     this.signal = spec.signal;
-    this.isKnownTool = spec.isKnownTool;
+    // The requested tool is always a known target: a Redirect back to it after an earlier one switched away.
+    const known = spec.isKnownTool;
+    const requested = spec.toolName;
+    this.isKnownTool = known === undefined ? undefined : (tool) => tool === requested || known(tool);
     this.skipCheck = spec.checkSkip;
   }
 
@@ -123,7 +129,10 @@ export class ToolCall<S = unknown> {
   readonly #agentName: string | undefined;
   /** When the call started; read only for the observers' tool event. */
   readonly #started: number;
-  readonly #arguments: string | undefined;
+  /** The captured arguments (redacted JSON), as recorded on the span and given to observers. */
+  #arguments: string | undefined;
+  /** The span's attribute length limit, when capture is on and the span has one: captured JSON fits it. */
+  #lengthLimit: number | undefined;
   /** Whether #span is the framework's (adopted, ended by the framework) rather than the call's own. */
   readonly #adopted: boolean;
   #failure: { error: unknown } | undefined;
@@ -152,9 +161,22 @@ export class ToolCall<S = unknown> {
     // The API's no-op tracer (no SDK) answers with the all-zero trace id: nothing to make active.
     // A sampled-out span has a real id: active, it passes its decision on to the tool's spans.
     const active = span !== undefined && (recording || hasTraceId(span)) ? span : undefined;
+    if (recording && span !== undefined && (core.capture.args || core.capture.results)) this.#fitCapture(span, spec.args);
     this.#span = recording ? span : undefined;
     this.#active = active;
     this.#request = new CallPhaseRequest(spec as CallSpec<unknown>, recording);
+  }
+
+  /**
+   * Under an SDK attribute length limit, the captured arguments given at start would be cut mid-value
+   * (invalid JSON, unreadable for replay): they are written again within the limit.
+   */
+  #fitCapture(span: Span, args: ToolArgs): void {
+    const limit = attributeLengthLimit(span);
+    this.#lengthLimit = limit;
+    if (limit === undefined || this.#arguments === undefined || this.#arguments.length <= limit) return;
+    this.#arguments = this.#core.capture.serializeWithin(args, limit);
+    setSpanAttributes(span, 'execute_tool attributes', { [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: this.#arguments });
   }
 
   /** Everything a sampler may look at, given at start. */
@@ -281,7 +303,7 @@ export class ToolCall<S = unknown> {
     const capture = this.#core.capture;
     const failed = outcome === 'aborted' || outcome === 'failed';
     const errorType = failed ? errorTypeOf(error) : undefined;
-    const capturedResult = !failed && capture.results ? capture.serialize(result) : undefined;
+    const capturedResult = !failed && capture.results ? capture.serializeWithin(result, this.#lengthLimit) : undefined;
     if (span !== undefined) {
       const attributes: Attributes = {
         [ATTR_OUTCOME]: outcome,

@@ -136,6 +136,12 @@ export const stringList: OptionCheck<ReadonlySet<string> | readonly string[]> = 
   return value as ReadonlySet<string> | readonly string[];
 };
 
+/** An optional `signal` option: an AbortSignal or undefined; a TypeError naming the option otherwise. */
+export function optionalSignal(value: unknown, what: string): AbortSignal | undefined {
+  if (value !== undefined && !(value instanceof AbortSignal)) throw new TypeError(`${what} must be an AbortSignal, got ${typeName(value)}`);
+  return value;
+}
+
 export function optionalString(value: unknown, what: string): string | undefined {
   return value === undefined ? undefined : string(value, what);
 }
@@ -164,14 +170,12 @@ export function rejectUnknownOptions(
   }
 }
 
-/** The known name closest to `key` (same letters ignoring case and '_', or at most two edits away). */
+/** The known name closest to `key`: within {@link spellingDistance} 2, the nearest first. */
 function closest(key: string, known: readonly string[]): string | undefined {
-  const folded = fold(key);
   let best: string | undefined;
   let bestDistance = 3;
   for (const name of known) {
-    if (fold(name) === folded) return name;
-    const distance = editDistance(key.toLowerCase(), name.toLowerCase(), bestDistance);
+    const distance = spellingDistance(key, name, bestDistance);
     if (distance < bestDistance) {
       best = name;
       bestDistance = distance;
@@ -180,12 +184,22 @@ function closest(key: string, known: readonly string[]): string | undefined {
   return best;
 }
 
+/**
+ * How far apart two names are as a person would misspell them: the edit distance between them with case,
+ * `_` and `-` ignored (`before_tool` and `beforeTool` are 0 apart), giving up (returning `limit`) once it
+ * reaches `limit`.
+ */
+export function spellingDistance(a: string, b: string, limit: number): number {
+  return editDistance(fold(a), fold(b), limit);
+}
+
 function fold(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, '');
 }
 
 /** Levenshtein distance, giving up (returning `limit`) once it reaches `limit`. */
 function editDistance(a: string, b: string, limit: number): number {
+  if (a === b) return 0;
   if (Math.abs(a.length - b.length) >= limit) return limit;
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i += 1) {

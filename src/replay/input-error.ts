@@ -2,6 +2,7 @@
  * The error for input a replay cannot use: a source that is not OTLP/JSON, a truncated line, an
  * unreachable URL, hooks that cannot be built. The CLI prints its message as one line and exits 2.
  */
+import { brandAcrossBuilds } from '../internal/brand.js';
 import { oneLine } from '../telemetry/capture/sanitize.js';
 
 /**
@@ -18,6 +19,10 @@ import { oneLine } from '../telemetry/capture/sanitize.js';
  * ```
  */
 export class ReplayInputError extends Error {
+  static {
+    brandAcrossBuilds(this, 'ReplayInputError');
+  }
+
   constructor(message: string, options?: { cause?: unknown }) {
     super(oneLine(message, MAX_MESSAGE_LENGTH), options);
     this.name = 'ReplayInputError';

@@ -14,6 +14,8 @@ import type { Capture } from '../telemetry/capture/options.js';
 import { recordEvent, startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Matched, PhaseRequest } from './phase.js';
 import { runPhase } from './phase.js';
+import { VERSION } from '../version.js';
+import { processWide } from '../internal/brand.js';
 import { report } from '../telemetry/warn-once.js';
 
 const PHASES: readonly Phase[] = ['before_tool', 'after_tool', 'on_error'];
@@ -21,6 +23,8 @@ const PHASE_METHOD = { before_tool: 'beforeTool', after_tool: 'afterTool', on_er
 
 export class RunnerCore<S = unknown> {
   readonly hasObservers: boolean;
+  /** How many hooks observe (`onEvent`): a phase keeps room on its span for their failures. */
+  readonly observerCount: number;
   readonly #byPhase: Record<Phase, readonly HookEntry<S>[]>;
   /** Per phase: every hook of the phase, matched — used when no hook of the phase has a matcher. */
   readonly #allMatched: Record<Phase, Matched<S> | undefined>;
@@ -45,6 +49,7 @@ export class RunnerCore<S = unknown> {
     this.#allMatched = allMatched;
     this.#observers = entries.filter((entry) => entry.hook.onEvent !== undefined);
     this.hasObservers = this.#observers.length > 0;
+    this.observerCount = this.#observers.length;
   }
 
   /** Whether any hook has a method for the phase (whatever its matcher). */
@@ -109,7 +114,12 @@ export class RunnerCore<S = unknown> {
   }
 }
 
-const cores = new WeakMap<object, RunnerCore<never>>();
+/**
+ * Runner → core, shared by the package's ESM and CommonJS builds (both loaded in one process), so either
+ * build's flows accept either build's HookRunner. Named for this version: another version of the package
+ * keeps its own (its core may differ).
+ */
+const cores = processWide(`toolhooks.runner-cores@${VERSION}`, () => new WeakMap<object, RunnerCore<never>>());
 
 /** Links a runner to its core. */
 export function attachCore<S>(runner: object, core: RunnerCore<S>): void {

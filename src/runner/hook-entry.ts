@@ -5,7 +5,7 @@
  */
 import { typeName, withoutStatefulFlags } from '../internal/describe.js';
 import type { FailureMode, HookMode, ToolHook, ToolMatcher } from '../hook.js';
-import { HOOK_METHODS, nearMissError, nearMissesOf } from './misuse.js';
+import { HOOK_METHODS, misspeltMember, misspellingError } from './misuse.js';
 import { duration, oneOf } from '../internal/validate.js';
 
 export interface HookEntry<S> {
@@ -37,8 +37,8 @@ export function createHookEntry<S>(
       throw new TypeError(`${where}: ${method} must be a function, got ${typeName(value)}`);
     }
   }
-  const misses = nearMissesOf(hook);
-  if (misses[0] !== undefined) throw nearMissError(where, misses[0]);
+  const misspelt = misspeltMember(hook);
+  if (misspelt !== undefined) throw misspellingError(where, misspelt);
   const mode = checkMode(hook.mode, `${where}: mode`);
   const timeoutMs = hook.timeoutMs === undefined ? defaults.timeoutMs : checkTimeout(hook.timeoutMs, `${where}: timeoutMs`);
   const failureMode =

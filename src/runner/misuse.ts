@@ -1,37 +1,159 @@
 /**
  * The mistakes users make when wiring hooks, caught at construction instead of silently registering
  * nothing: a hook passed where the runner expects an array or options, misspelt hook members and
- * runner options. The same tables type the public interfaces, so TypeScript rejects the mistakes at
- * compile time too.
+ * runner options. A misspelling is found by edit distance, and counts only when the member's value would
+ * be valid for the member meant: any other member is the hook's own state. The common misspellings type
+ * the public interface too, so TypeScript rejects them at compile time as far as it can.
  * @internal
  */
-
-/** Hook members people write by mistake, with the member they meant. */
-const HOOK_NEAR_MISSES = {
-  tool: 'tools',
-  toolNames: 'tools',
-  timeout: 'timeoutMs',
-  failure_mode: 'failureMode',
-  failOpen: 'failureMode',
-  beforeToolCall: 'beforeTool',
-  before_tool: 'beforeTool',
-  onBeforeTool: 'beforeTool',
-  preToolUse: 'beforeTool',
-  afterToolCall: 'afterTool',
-  after_tool: 'afterTool',
-  onAfterTool: 'afterTool',
-  postToolUse: 'afterTool',
-  onToolError: 'onError',
-  on_error: 'onError',
-  onToolEvent: 'onEvent',
-  on_event: 'onEvent',
-} as const;
-
-/** The near misses as optional `never` members: a hook object that has one does not type-check. */
-export type HookNearMisses = { readonly [K in keyof typeof HOOK_NEAR_MISSES]?: never };
+import { spellingDistance } from '../internal/validate.js';
 
 /** The members that make an object a hook. */
 export const HOOK_METHODS = ['beforeTool', 'afterTool', 'onError', 'onEvent'] as const;
+
+type HookMethod = (typeof HOOK_METHODS)[number];
+
+/** The hook options a misspelt member may have been meant as, each with the values it accepts. */
+const HOOK_OPTIONS = {
+  tools: isMatcher,
+  timeoutMs: (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0,
+  failureMode: (value: unknown) => value === 'open' || value === 'closed',
+  mode: (value: unknown) => value === 'enforce' || value === 'audit',
+} as const;
+
+type HookOption = keyof typeof HOOK_OPTIONS;
+
+/** Every member a hook may have with a meaning of its own; all others are the hook's own state. */
+const HOOK_MEMBERS: ReadonlySet<string> = new Set<string>(['name', ...HOOK_METHODS, ...Object.keys(HOOK_OPTIONS)]);
+
+/**
+ * Names from other frameworks' hook APIs, too far from ours for the edit distance to find, with the
+ * member meant. Checked like misspellings: only a value that would be valid for the meant member counts.
+ */
+const ALIASES: Readonly<Record<string, HookMethod | HookOption | 'failOpen'>> = {
+  beforeToolCall: 'beforeTool',
+  preToolUse: 'beforeTool',
+  afterToolCall: 'afterTool',
+  postToolUse: 'afterTool',
+  onToolError: 'onError',
+  onToolEvent: 'onEvent',
+  toolNames: 'tools',
+  failOpen: 'failOpen',
+};
+
+/** How far (ignoring case, `_` and `-`) a member may be from a hook member to count as a misspelling of it. */
+const MAX_DISTANCE = 2;
+
+/** Whether a value looks like a hook object (has any hook method) rather than runner options. */
+export function looksLikeHook(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  return HOOK_METHODS.some((method) => typeof (value as Record<string, unknown>)[method] === 'function');
+}
+
+/** A member that is a misspelling of a hook member, and the member meant. */
+export interface Misspelling {
+  readonly member: string;
+  readonly meant: string;
+}
+
+/**
+ * The hook's first misspelt member, own or inherited (a class's prototype methods), or undefined. A member
+ * is misspelt when it is within edit distance 2 of a hook member (case, `_` and `-` ignored) and its value
+ * would be valid there: a function near a hook method, a valid option value near that option. Any other
+ * member is the hook's own state (`constructor(private tool: string)` is a redirect target, not `tools`).
+ */
+export function misspeltMember(hook: object): Misspelling | undefined {
+  for (const [member, value] of membersOf(hook)) {
+    if (HOOK_MEMBERS.has(member)) continue;
+    const meant = meantMember(member, value);
+    if (meant !== undefined) return { member, meant };
+  }
+  return undefined;
+}
+
+function meantMember(member: string, value: unknown): string | undefined {
+  const alias = ALIASES[member];
+  if (alias !== undefined && Object.prototype.hasOwnProperty.call(ALIASES, member)) {
+    if (alias === 'failOpen') return typeof value === 'boolean' ? 'failureMode' : undefined;
+    return validFor(alias, value) ? alias : undefined;
+  }
+  let best: string | undefined;
+  let bestDistance = MAX_DISTANCE + 1;
+  for (const name of HOOK_MEMBERS) {
+    if (name === 'name' || !validFor(name as HookMethod | HookOption, value)) continue;
+    const distance = spellingDistance(member, name, bestDistance);
+    if (distance < bestDistance) {
+      best = name;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function validFor(name: HookMethod | HookOption, value: unknown): boolean {
+  return Object.prototype.hasOwnProperty.call(HOOK_OPTIONS, name) ? HOOK_OPTIONS[name as HookOption](value) : typeof value === 'function';
+}
+
+function isMatcher(value: unknown): boolean {
+  if (typeof value === 'function' || value instanceof RegExp) return true;
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/**
+ * The hook's data members and methods, own first, then each prototype's up to (not including)
+ * `Object.prototype`. Accessors are not called (a getter is the hook's own business), and a hook whose
+ * members cannot be listed (a Proxy whose traps throw) is not checked.
+ */
+function membersOf(hook: object): [string, unknown][] {
+  const members: [string, unknown][] = [];
+  try {
+    const seen = new Set<string>();
+    for (let level: object | null = hook; level !== null && level !== Object.prototype; level = Object.getPrototypeOf(level) as object | null) {
+      for (const key of Object.getOwnPropertyNames(level)) {
+        if (key === 'constructor' || seen.has(key)) continue;
+        seen.add(key);
+        const descriptor = Object.getOwnPropertyDescriptor(level, key);
+        if (descriptor !== undefined && 'value' in descriptor) members.push([key, descriptor.value]);
+      }
+    }
+  } catch {
+    // a hostile hook: nothing more can be listed safely
+  }
+  return members;
+}
+
+/** The TypeError for a misspelt member: names the member and the one meant. */
+export function misspellingError(where: string, found: Misspelling): TypeError {
+  return new TypeError(`${where}: unknown member ${JSON.stringify(found.member)}; did you mean ${JSON.stringify(found.meant)}?`);
+}
+
+/*
+ * The same misspellings in the types, as far as TypeScript can say them. A fresh object literal already
+ * gets every unknown member rejected (excess property checks). For a class instance or a variable, the
+ * common misspellings below are declared with the types a valid value cannot have: TypeScript cannot
+ * compute edit distances or negate a string literal, so a misspelt option near `failureMode`/`mode`
+ * rejects every string, one near `tools` every array, RegExp and function, and misspellings outside
+ * these variants are found at run time only. `tool` and `timeout` are left out: a private member of
+ * either name is common state (a redirect target, a timer), and a private member conflicts with any
+ * interface member of its name whatever its type.
+ */
+type Snake<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Uppercase<H> ? `_${Lowercase<H>}` : H}${Snake<T>}` : S;
+type Kebab<S extends string> = S extends `${infer A}_${infer B}` ? `${A}-${Kebab<B>}` : S;
+type Variants<M extends string> = Lowercase<M> | Capitalize<M> | Snake<M> | Kebab<Snake<M>>;
+type Primitive = string | number | boolean | bigint | symbol | null | undefined;
+type NotAFunction = Primitive | (object & { readonly apply?: never });
+type NotAMatcher = Primitive | (object & { readonly apply?: never; readonly exec?: never; readonly length?: never });
+type NotANumber = Exclude<Primitive, number> | object;
+type NotAString = Exclude<Primitive, string> | object;
+type NotABoolean = Exclude<Primitive, boolean> | object;
+type MethodMisspellings = Exclude<Variants<HookMethod> | `${HookMethod}s`, HookMethod> | 'beforeToolCall' | 'preToolUse' | 'afterToolCall' | 'postToolUse' | 'onToolError' | 'onToolEvent';
+
+/** The common misspellings of hook members, typed so that a value valid for the member meant does not type-check. */
+export type HookNearMisses = { readonly [K in MethodMisspellings]?: NotAFunction } & {
+  readonly [K in Exclude<Variants<'tools'>, 'tools'> | 'toolNames']?: NotAMatcher;
+} & { readonly [K in Exclude<Variants<'timeoutMs'>, 'timeoutMs'> | 'timeoutMS']?: NotANumber } & {
+  readonly [K in Exclude<Variants<'failureMode' | 'mode'>, 'failureMode' | 'mode'>]?: NotAString;
+} & { readonly failOpen?: NotABoolean };
 
 /** Runner option names people write by mistake, with the option they meant. */
 export const RUNNER_OPTION_HINTS: Readonly<Record<string, string>> = {
@@ -42,27 +164,6 @@ export const RUNNER_OPTION_HINTS: Readonly<Record<string, string>> = {
   mode: 'failureMode (or a hook\'s own mode)',
   agent: 'agentName',
 };
-
-/** Whether a value looks like a hook object (has any hook method) rather than runner options. */
-export function looksLikeHook(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  return HOOK_METHODS.some((method) => typeof (value as Record<string, unknown>)[method] === 'function');
-}
-
-/** The hook's members that are near misses, checked own and inherited (a class's prototype methods). */
-export function nearMissesOf(hook: object): string[] {
-  const found: string[] = [];
-  for (const key of Object.keys(HOOK_NEAR_MISSES)) {
-    if (key in hook) found.push(key);
-  }
-  return found;
-}
-
-/** The TypeError for a near-miss member: names the member and the one meant. */
-export function nearMissError(where: string, key: string): TypeError {
-  const meant = HOOK_NEAR_MISSES[key as keyof typeof HOOK_NEAR_MISSES];
-  return new TypeError(`${where}: unknown member ${JSON.stringify(key)}; did you mean ${JSON.stringify(meant)}?`);
-}
 
 /** The TypeError for a hook passed where the runner expects an array of hooks or options. */
 export function singleHookError(hook: object): TypeError {

@@ -17,12 +17,15 @@ import type { Settled } from './guard.js';
 import { callUser } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
 import type { HookFailure, Phase, PhaseEvent, ShadowedDecision, ToolArgs } from '../hook.js';
-import { endPhaseSpan, recordEvent } from '../telemetry/phase-span.js';
+import type { DroppedEvents, PhaseEventBuffer, PhaseSpanEvent } from '../telemetry/phase-span.js';
+import { endPhaseSpan, phaseEventBuffer, recordEvent } from '../telemetry/phase-span.js';
 import { isRecording } from '../telemetry/span.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
 import { failureRecord, hookRecord, shadowedRecord } from './records.js';
 import { reportHookFailure } from './first-failure.js';
+import type { ArgsCopy } from './read-only-args.js';
+import { hookArgs } from './read-only-args.js';
 import type { Verdict } from './verdict.js';
 import { HookFailed, checkDecision } from './verdict.js';
 import { report } from '../telemetry/warn-once.js';
@@ -51,6 +54,8 @@ export interface PhaseRequest {
   readonly traced?: boolean;
   /** Counts the swallowed hook errors of a whole call (a flow's `toolhooks.hook.errors`). */
   readonly tally?: { hookErrors: number };
+  /** The call's frozen copy of its arguments for hooks, shared by its phases. */
+  readonly argsCopy?: ArgsCopy;
 }
 
 /** The hooks of one phase that apply to a tool, with the failures of matchers that threw. */
@@ -67,11 +72,20 @@ class PhaseRun<S> {
   winning: HookDecision = CONTINUE;
   winnerRecord: OpenHookRecord | undefined = undefined;
   abortCause: { cause: unknown } | undefined = undefined;
+  /**
+   * Set once an enforced hook aborted: no later enforced hook runs, but later audit hooks still do (they
+   * see all traffic, so their "would abort" counts are not low), and then the Abort is raised.
+   */
+  aborted = false;
   /** Observer records, kept only when there are observers. */
   readonly records: OpenHookRecord[] | undefined;
   readonly shadowed: ShadowedDecision[] | undefined;
   readonly errors: HookFailure[] | undefined;
   readonly started: number;
+  /** The arguments as hooks see them: a frozen copy, never the caller's object. */
+  readonly args: ToolArgs;
+  /** The span's events, held until the phase ends, when they might not all fit its event limit. */
+  readonly buffer: PhaseEventBuffer | undefined;
 
   constructor(
     readonly request: PhaseRequest,
@@ -79,11 +93,14 @@ class PhaseRun<S> {
     /** The phase span when it records; events and summary go there. */
     readonly span: Span | undefined,
     observe: boolean,
+    observers: number,
   ) {
     this.records = observe ? [] : undefined;
     this.shadowed = observe ? [] : undefined;
     this.errors = observe ? [] : undefined;
     this.started = observe ? performance.now() : 0;
+    this.args = hookArgs(request.args, request.argsCopy);
+    this.buffer = span === undefined ? undefined : phaseEventBuffer(span, matched.entries.length, observers);
   }
 }
 
@@ -93,7 +110,7 @@ class PhaseRun<S> {
  */
 export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>, span: Span | undefined): HookDecision | Promise<HookDecision> {
   const recording = span !== undefined && isRecording(span) ? span : undefined;
-  const run = new PhaseRun<S>(request, matched, recording, core.hasObservers);
+  const run = new PhaseRun<S>(request, matched, recording, core.hasObservers, core.observerCount);
   if (span === undefined) return aggregate(core, run);
   return context.with(trace.setSpan(context.active(), span), aggregate, undefined, core, run);
 }
@@ -105,10 +122,11 @@ function aggregate<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision | Pro
   const timed = run.span !== undefined || run.records !== undefined;
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] as HookEntry<S>;
+    if (run.aborted && entry.mode !== 'audit') continue;
     const started = timed ? performance.now() : 0;
     const verdict = invoke(run, entry);
     if (verdict instanceof Promise) return aggregateAsync(core, run, index, started, verdict);
-    if (add(core, run, entry, verdict, timed ? performance.now() - started : 0)) break;
+    if (add(core, run, entry, verdict, timed ? performance.now() - started : 0)) run.aborted = true;
   }
   return end(core, run);
 }
@@ -122,14 +140,14 @@ async function aggregateAsync<S>(
 ): Promise<HookDecision> {
   const entries = run.matched.entries;
   const first = await pending;
-  if (!add(core, run, entries[index] as HookEntry<S>, first, performance.now() - started)) {
-    for (let next = index + 1; next < entries.length; next += 1) {
-      const entry = entries[next] as HookEntry<S>;
-      const began = performance.now();
-      let verdict = invoke(run, entry);
-      if (verdict instanceof Promise) verdict = await verdict;
-      if (add(core, run, entry, verdict, performance.now() - began)) break;
-    }
+  if (add(core, run, entries[index] as HookEntry<S>, first, performance.now() - started)) run.aborted = true;
+  for (let next = index + 1; next < entries.length; next += 1) {
+    const entry = entries[next] as HookEntry<S>;
+    if (run.aborted && entry.mode !== 'audit') continue;
+    const began = performance.now();
+    let verdict = invoke(run, entry);
+    if (verdict instanceof Promise) verdict = await verdict;
+    if (add(core, run, entry, verdict, performance.now() - began)) run.aborted = true;
   }
   return end(core, run);
 }
@@ -148,7 +166,8 @@ function invoke<S>(run: PhaseRun<S>, entry: HookEntry<S>): Verdict | Promise<Ver
 /** Calls the phase's method of the entry's hook (as a method: `this` is the hook). */
 function callHookMethod<S>(run: PhaseRun<S>, entry: HookEntry<S>, ctx: InvocationContext): unknown {
   const hook = entry.hook;
-  const { toolName, args, state, value } = run.request;
+  const { toolName, state, value } = run.request;
+  const args = run.args;
   switch (run.request.phase) {
     case 'before_tool':
       return hook.beforeTool?.(toolName, args, state as S, ctx);
@@ -186,7 +205,7 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     decision = swallow(core, run, entry, verdict);
     run.errors?.push(failureRecord(entry.name, entry.mode, verdict.kind, verdict.error));
   }
-  if (span !== undefined) recordEvent(span, core.capture, { type: 'decision', hook: entry, decision, durationMs });
+  const decisionEvent = span === undefined ? -1 : note(core, run, span, { type: 'decision', hook: entry, decision, durationMs });
   const record = run.records === undefined ? undefined : hookRecord(entry, failed === undefined ? decision : undefined, durationMs, core.capture);
   if (record !== undefined) run.records?.push(record);
 
@@ -197,7 +216,7 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     // An Abort wins even over an earlier Skip/Redirect, which it shadows.
     if (winner !== undefined && run.winning.kind !== 'continue') {
       run.shadowedCount += 1;
-      if (span !== undefined) recordEvent(span, core.capture, { type: 'shadowed', hook: winner.name, decision: run.winning, winner: entry.name });
+      if (span !== undefined) note(core, run, span, { type: 'shadowed', hook: winner.name, decision: run.winning, winner: entry.name });
       // Nothing is shadowed before the first winner, so the earlier winner goes first: hook order.
       run.shadowed?.unshift(shadowedRecord(winner.name, run.winning, core.capture));
       if (run.winnerRecord !== undefined) run.winnerRecord.shadowedBy = entry.name;
@@ -205,6 +224,7 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     run.winner = entry;
     run.winning = decision;
     run.winnerRecord = record;
+    run.buffer?.markWinner(decisionEvent);
     if (decision.kind === 'abort') {
       run.abortCause = failed;
       return true;
@@ -212,10 +232,17 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     return false;
   }
   run.shadowedCount += 1;
-  if (span !== undefined) recordEvent(span, core.capture, { type: 'shadowed', hook: entry.name, decision, winner: winner.name });
+  if (span !== undefined) note(core, run, span, { type: 'shadowed', hook: entry.name, decision, winner: winner.name });
   run.shadowed?.push(shadowedRecord(entry.name, decision, core.capture));
   if (record !== undefined) record.shadowedBy = winner.name;
   return false;
+}
+
+/** Writes one phase event to the span, or holds it when the phase's events might not fit; returns its place when held. */
+function note<S>(core: RunnerCore<S>, run: PhaseRun<S>, span: Span, event: PhaseSpanEvent): number {
+  if (run.buffer !== undefined) return run.buffer.add(event);
+  recordEvent(span, core.capture, event);
+  return -1;
 }
 
 /**
@@ -234,7 +261,7 @@ function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, 
         : 'treated as Continue';
   const text = `toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${failure.kind}: ${message}); ${consequence}`;
   reportHookFailure(entry, text);
-  if (run.span !== undefined) recordEvent(run.span, core.capture, { type: 'error', hook: entry, kind: failure.kind, error: failure.error });
+  if (run.span !== undefined) note(core, run, run.span, { type: 'error', hook: entry, kind: failure.kind, error: failure.error });
   return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
 }
 
@@ -254,6 +281,7 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
     winner = undefined;
   }
   const winnerName = winning.kind === 'continue' ? undefined : winner?.name;
+  let dropped: DroppedEvents | undefined;
   if (run.records !== undefined && run.shadowed !== undefined && run.errors !== undefined) {
     const event: PhaseEvent = {
       type: 'phase',
@@ -267,8 +295,12 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
       durationMs: performance.now() - run.started,
       ...(callId === undefined ? {} : { callId }),
     };
-    // Observers run before the span ends, so what they throw is recorded on it.
+    // Held events are written first: observers run before the span ends, and what they throw is recorded
+    // on it, in the room the buffer kept for them.
+    if (span !== undefined) dropped = run.buffer?.flush(span, core.capture);
     core.notify(event, toolName, span);
+  } else if (span !== undefined) {
+    dropped = run.buffer?.flush(span, core.capture);
   }
   if (span !== undefined) {
     endPhaseSpan(span, {
@@ -277,6 +309,7 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
       invoked: run.matched.entries.length,
       shadowed: run.shadowedCount,
       errors: run.errorCount,
+      dropped,
     });
   }
   if (winning.kind === 'abort') throw new HookAbortError(winning.reason, winnerName, run.abortCause);

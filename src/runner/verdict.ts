@@ -4,7 +4,7 @@
  * @internal
  */
 import type { HookDecision, Skip } from '../decisions.js';
-import { CONTINUE, describeInvalidDecision, normaliseDecision } from '../decisions.js';
+import { CONTINUE, describeInvalidDecision, isIssuedDecision, normaliseDecision } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../errors.js';
 import type { HookErrorKind } from '../hook.js';
@@ -34,9 +34,11 @@ export function checkDecision(value: unknown, hookName: string, rules: DecisionR
   if (value === undefined || value === null) return CONTINUE;
   let decision: HookDecision;
   try {
-    const problem = describeInvalidDecision(value);
+    // A decision from skip()/redirect()/abort() is frozen data: used as it is. Anything else is read once.
+    const once = isIssuedDecision(value) ? value : readOnce(value);
+    const problem = describeInvalidDecision(once);
     if (problem !== undefined) return invalid(`hook "${hookName}" returned ${problem}`);
-    decision = normaliseDecision(value as HookDecision);
+    decision = normaliseDecision(once as HookDecision);
   } catch (error) {
     return invalid(`hook "${hookName}" returned an unreadable decision (${errorMessage(error)}); return a decision from skip(), redirect() or abort()`);
   }
@@ -51,6 +53,24 @@ export function checkDecision(value: unknown, hookName: string, rules: DecisionR
     }
   }
   return decision;
+}
+
+/**
+ * The fields a decision may have; each is read once from what the hook returned. A decision's `kind`
+ * (or any field) may be a getter or a Proxy trap that answers differently each time: checked on one read
+ * and used on another, it would crash the phase (leaving its span open) or let a fail-closed gate's
+ * decision change after its check.
+ */
+const DECISION_FIELDS = ['kind', 'reason', 'stubResult', 'newArgs', 'newTool', 'deniedResult', 'result'] as const;
+
+/** A plain snapshot of a returned value's decision fields, each read once (a non-object is returned as is). */
+function readOnce(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const snapshot: Record<string, unknown> = {};
+  for (const field of DECISION_FIELDS) {
+    if (field in value) snapshot[field] = (value as Record<string, unknown>)[field];
+  }
+  return snapshot;
 }
 
 function invalid(message: string): HookFailed {

@@ -7,6 +7,7 @@ import { errorClassName, errorMessage } from '../internal/describe.js';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase } from '../hook.js';
+import { attributeLengthLimit, eventCountLimit } from './span-limits.js';
 import { addSpanEvent, endSpan, setSpanAttributes, startSpan } from './span.js';
 import {
   ATTR_DECISION,
@@ -14,6 +15,10 @@ import {
   ATTR_DECISION_REASON,
   ATTR_DECISION_WINNER,
   ATTR_DECISIONS_SHADOWED,
+  ATTR_EVENTS_DROPPED,
+  ATTR_EVENTS_DROPPED_DECISION,
+  ATTR_EVENTS_DROPPED_ERROR,
+  ATTR_EVENTS_DROPPED_SHADOWED,
   ATTR_EXCEPTION_MESSAGE,
   ATTR_EXCEPTION_STACKTRACE,
   ATTR_EXCEPTION_TYPE,
@@ -62,7 +67,7 @@ interface RecordedHook {
 }
 
 /** One event of a phase span: an invoked hook's decision, a shadowed decision, or a swallowed failure. */
-type PhaseSpanEvent =
+export type PhaseSpanEvent =
   | { readonly type: 'decision'; readonly hook: RecordedHook; readonly decision: HookDecision; readonly durationMs: number }
   | { readonly type: 'shadowed'; readonly hook: string; readonly decision: HookDecision; readonly winner: string }
   | { readonly type: 'error'; readonly hook: RecordedHook; readonly kind: HookErrorKind; readonly error: unknown };
@@ -78,15 +83,21 @@ const EVENT_NAMES = {
  * to build or add it is reported, never propagated.
  */
 export function recordEvent(span: Span, capture: Capture, event: PhaseSpanEvent): void {
-  addSpanEvent(span, EVENT_NAMES[event.type], eventAttributes, capture, event);
+  addSpanEvent(span, EVENT_NAMES[event.type], eventAttributes, { capture, lengthLimit: capture.args ? attributeLengthLimit(span) : undefined }, event);
 }
 
-function eventAttributes(capture: Capture, event: PhaseSpanEvent): Attributes {
+/** What building an event's attributes needs: the capture, and the span's attribute length limit when capture is on. */
+interface EventContext {
+  readonly capture: Capture;
+  readonly lengthLimit: number | undefined;
+}
+
+function eventAttributes({ capture, lengthLimit }: EventContext, event: PhaseSpanEvent): Attributes {
   let attributes: Attributes;
   let reason: string | undefined;
   switch (event.type) {
     case 'decision':
-      return decisionAttributes(capture, event.hook, event.decision, event.durationMs);
+      return decisionAttributes(capture, event.hook, event.decision, event.durationMs, lengthLimit);
     case 'shadowed':
       attributes = { [ATTR_HOOK_NAME]: event.hook, [ATTR_DECISION]: event.decision.kind, [ATTR_DECISION_WINNER]: event.winner };
       reason = event.decision.kind === 'continue' ? undefined : event.decision.reason;
@@ -100,7 +111,7 @@ function eventAttributes(capture: Capture, event: PhaseSpanEvent): Attributes {
   }
 }
 
-function decisionAttributes(capture: Capture, hook: RecordedHook, decision: HookDecision, durationMs: number): Attributes {
+function decisionAttributes(capture: Capture, hook: RecordedHook, decision: HookDecision, durationMs: number, lengthLimit: number | undefined): Attributes {
   const attributes: Attributes = {
     [ATTR_HOOK_NAME]: hook.name,
     [ATTR_HOOK_INDEX]: hook.index,
@@ -118,7 +129,8 @@ function decisionAttributes(capture: Capture, hook: RecordedHook, decision: Hook
       attributes[ATTR_REDIRECT_ARG_KEYS] = Object.keys(decision.newArgs)
         .slice(0, MAX_ARG_KEYS)
         .map((key) => capture.limit(key));
-      if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serialize(decision.newArgs);
+      // Within the span's attribute length limit, if any, so that the JSON is not cut mid-value.
+      if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serializeWithin(decision.newArgs, lengthLimit);
     }
   }
   return attributes;
@@ -153,6 +165,78 @@ function readStack(error: Error): string | undefined {
   }
 }
 
+/** How many of a phase span's events were left out to fit the SDK's event limit, in all and by kind. */
+export interface DroppedEvents {
+  readonly total: number;
+  readonly decision: number;
+  readonly shadowed: number;
+  readonly error: number;
+}
+
+/**
+ * A phase span's events while the phase runs, when they might not all fit the span's event limit (the
+ * SDK's `eventCountLimit`, 128 by default, past which it drops the oldest — with about 40 deciding hooks the
+ * winning decision and the hook errors would go first). They are held, with the time each happened, and
+ * written when the phase ends: the winner's decision first, then every hook error, then the rest in order,
+ * as many as fit; what was left out is counted by kind on the span.
+ */
+export class PhaseEventBuffer {
+  readonly #pending: { readonly event: PhaseSpanEvent; readonly time: number }[] = [];
+  #winner = -1;
+
+  /** @param room how many events the phase may write */
+  constructor(readonly room: number) {}
+
+  /** Holds an event; returns its place, to mark it as the winner's. */
+  add(event: PhaseSpanEvent): number {
+    return this.#pending.push({ event, time: performance.now() }) - 1;
+  }
+
+  /** Marks the held event at `place` as the winning decision's (the last one marked counts). */
+  markWinner(place: number): void {
+    this.#winner = place;
+  }
+
+  /** Writes the events that fit, in the order they happened, each at its own time; returns what was left out. */
+  flush(span: Span, capture: Capture): DroppedEvents | undefined {
+    const pending = this.#pending;
+    const keep = new Uint8Array(pending.length);
+    let kept = 0;
+    const take = (place: number): void => {
+      if (kept < this.room && keep[place] === 0) {
+        keep[place] = 1;
+        kept += 1;
+      }
+    };
+    if (this.#winner >= 0) take(this.#winner);
+    for (let place = 0; place < pending.length; place += 1) if (pending[place]?.event.type === 'error') take(place);
+    for (let place = 0; place < pending.length; place += 1) take(place);
+    const dropped = { total: 0, decision: 0, shadowed: 0, error: 0 };
+    const context: EventContext = { capture, lengthLimit: capture.args ? attributeLengthLimit(span) : undefined };
+    pending.forEach(({ event, time }, place) => {
+      if (keep[place] === 1) {
+        addSpanEvent(span, EVENT_NAMES[event.type], eventAttributes, context, event, time);
+      } else {
+        dropped.total += 1;
+        dropped[event.type] += 1;
+      }
+    });
+    return dropped.total === 0 ? undefined : dropped;
+  }
+}
+
+/**
+ * A buffer for a phase's events when `hooks` deciding hooks (each writing up to a decision, a shadowed
+ * decision and an error event) and `observers` (an error event each when they throw, written live) might
+ * not fit the span's event limit; undefined when they always fit, and then events are written as they happen.
+ */
+export function phaseEventBuffer(span: Span, hooks: number, observers: number): PhaseEventBuffer | undefined {
+  const limit = eventCountLimit(span);
+  if (limit === undefined || 3 * hooks + observers <= limit) return undefined;
+  // Room is kept for observers that throw when the phase ends (their events are written after the flush).
+  return new PhaseEventBuffer(Math.max(0, limit - Math.min(observers, Math.floor(limit / 4))));
+}
+
 /** What a phase span says about the phase once it ends. */
 interface PhaseSummary {
   readonly decision: DecisionKind;
@@ -161,6 +245,8 @@ interface PhaseSummary {
   readonly invoked: number;
   readonly shadowed: number;
   readonly errors: number;
+  /** The events left out to fit the span's event limit, when any were. */
+  readonly dropped?: DroppedEvents | undefined;
 }
 
 /** Sets the phase's summary attributes and ends its span. */
@@ -172,6 +258,13 @@ export function endPhaseSpan(span: Span, summary: PhaseSummary): void {
     [ATTR_HOOK_ERRORS]: summary.errors,
   };
   if (summary.winner !== undefined && summary.decision !== 'continue') attributes[ATTR_DECISION_HOOK] = summary.winner;
+  const dropped = summary.dropped;
+  if (dropped !== undefined) {
+    attributes[ATTR_EVENTS_DROPPED] = dropped.total;
+    if (dropped.decision > 0) attributes[ATTR_EVENTS_DROPPED_DECISION] = dropped.decision;
+    if (dropped.shadowed > 0) attributes[ATTR_EVENTS_DROPPED_SHADOWED] = dropped.shadowed;
+    if (dropped.error > 0) attributes[ATTR_EVENTS_DROPPED_ERROR] = dropped.error;
+  }
   setSpanAttributes(span, 'phase span attributes', attributes);
   endSpan(span);
 }

@@ -56,6 +56,11 @@ export const ATTR_DECISION_SHADOWED = 'toolhooks.decision.shadowed';
 export const ATTR_HOOKS_INVOKED = 'toolhooks.hooks.invoked';
 export const ATTR_DECISIONS_SHADOWED = 'toolhooks.decisions.shadowed';
 export const ATTR_HOOK_ERRORS = 'toolhooks.hook.errors';
+/** On a phase span whose events did not all fit the SDK's event limit: how many were left out, in all and by kind. */
+export const ATTR_EVENTS_DROPPED = 'toolhooks.events.dropped';
+export const ATTR_EVENTS_DROPPED_DECISION = 'toolhooks.events.dropped.decision';
+export const ATTR_EVENTS_DROPPED_SHADOWED = 'toolhooks.events.dropped.shadowed';
+export const ATTR_EVENTS_DROPPED_ERROR = 'toolhooks.events.dropped.error';
 export const ATTR_HOOK_NAME = 'toolhooks.hook.name';
 export const ATTR_HOOK_INDEX = 'toolhooks.hook.index';
 export const ATTR_HOOK_MODE = 'toolhooks.hook.mode';

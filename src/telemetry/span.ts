@@ -5,8 +5,8 @@
  * not through the flows, and not through `runBefore` / `runAfter` / `runError`.
  * @internal
  */
-import type { Attributes, Context, Span, SpanContext, Tracer } from '@opentelemetry/api';
-import { INVALID_TRACEID, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanContext, TimeInput, Tracer } from '@opentelemetry/api';
+import { INVALID_TRACEID, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
 import { reportTelemetryFailure } from './failures.js';
 
 /**
@@ -46,11 +46,16 @@ export function hasTraceId(span: Span): boolean {
   }
 }
 
-/** Whether the context's span is one the app's sampler dropped (valid, not recording). Never throws. */
+/**
+ * Whether the context's span is one the app's sampler dropped: a valid span context without the sampled
+ * flag. Only the flag decides, never `isRecording()`: a sampled remote parent (a server continuing its
+ * caller's trace after `propagation.extract`, a queue consumer) does not record locally, and neither does a
+ * request span that already ended — both are sampled, and the call is traced under them. Never throws.
+ */
 export function isDroppedSpanIn(parent: Context): boolean {
   try {
-    const span = trace.getSpan(parent);
-    return span !== undefined && !span.isRecording() && span.spanContext().traceId !== INVALID_TRACEID;
+    const spanContext = trace.getSpan(parent)?.spanContext();
+    return spanContext !== undefined && spanContext.traceId !== INVALID_TRACEID && (spanContext.traceFlags & TraceFlags.SAMPLED) === 0;
   } catch {
     return false;
   }
@@ -68,11 +73,12 @@ export function activeSpanContext(): SpanContext | undefined {
 
 /**
  * Adds an event to a span, its attributes built by `build(a, b)` inside the guard (no closure per
- * event); a failure to build or add it is reported, never propagated.
+ * event), at `time` when given (an event written later than it happened); a failure to build or add it
+ * is reported, never propagated.
  */
-export function addSpanEvent<A, B>(span: Span, name: string, build: (a: A, b: B) => Attributes, a: A, b: B): void {
+export function addSpanEvent<A, B>(span: Span, name: string, build: (a: A, b: B) => Attributes, a: A, b: B, time?: TimeInput): void {
   try {
-    span.addEvent(name, build(a, b));
+    span.addEvent(name, build(a, b), time);
   } catch (error) {
     reportTelemetryFailure('addEvent', error);
   }

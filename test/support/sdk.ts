@@ -32,8 +32,10 @@ const TracerProviderImpl = (namespace['TracerProvider'] ?? namespace['BasicTrace
 /** The SDK's tracer provider class on this line (`TracerProvider`; `BasicTracerProvider` on SDK 2). */
 export type TestTracerProvider = InstanceType<TracerProviderClass>;
 
-/** A tracer provider with these processors (and sampler), not registered globally. */
-export function newTracerProvider(options: { spanProcessors?: SpanProcessor[]; sampler?: Sampler } = {}): TestTracerProvider {
+/** A tracer provider with these processors (and sampler, and span limits), not registered globally. */
+export function newTracerProvider(
+  options: { spanProcessors?: SpanProcessor[]; sampler?: Sampler; spanLimits?: { attributeValueLengthLimit?: number; eventCountLimit?: number } } = {},
+): TestTracerProvider {
   return new TracerProviderImpl(options);
 }
 

@@ -35,3 +35,32 @@ describe('the errors a failed hook reaches users with', () => {
     expect((error as HookAbortError).cause).toBeInstanceOf(HookTimeoutError);
   });
 });
+
+describe('instanceof on the error classes', () => {
+  it('holds for instances and subclasses, not for other errors or look-alikes', () => {
+    class Mine extends HookAbortError {}
+    expect(new HookAbortError('x')).toBeInstanceOf(HookAbortError);
+    expect(new Mine('x')).toBeInstanceOf(HookAbortError);
+    expect(new Mine('x')).toBeInstanceOf(Error);
+    expect(new HookAbortError('x') instanceof Mine).toBe(false);
+    expect(new Error('x') instanceof HookAbortError).toBe(false);
+    expect({ name: 'HookAbortError', reason: 'x' } instanceof HookAbortError).toBe(false);
+    expect(new HookTimeoutError(1) instanceof HookAbortError).toBe(false);
+  });
+
+  it('never throws, even for a Proxy whose traps throw', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw new Error('trap');
+        },
+        get() {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(hostile instanceof HookAbortError).toBe(false);
+    expect(hostile instanceof InvalidRedirectTargetError).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * The error onError hooks receive for a Claude Agent SDK tool call that did not succeed.
  */
+import { brandAcrossBuilds } from '../../internal/brand.js';
 
 /** Why a Claude tool call failed, as the SDK (or the adapter) reported it. */
 export type ClaudeToolFailure = 'failed' | 'interrupted' | 'permission_denied' | 'session_ended' | 'timeout';
@@ -16,6 +17,10 @@ export type ClaudeToolFailure = 'failed' | 'interrupted' | 'permission_denied' |
  * ```
  */
 export class ClaudeToolError extends Error {
+  static {
+    brandAcrossBuilds(this, 'ClaudeToolError');
+  }
+
   override readonly name = 'ClaudeToolError';
   /** Why the call failed. */
   readonly failure: ClaudeToolFailure;

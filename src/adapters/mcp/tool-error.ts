@@ -2,6 +2,7 @@
  * McpToolError: an MCP tool result with `isError: true`, raised as an error so that onError hooks
  * see it like any other tool failure.
  */
+import { brandAcrossBuilds } from '../../internal/brand.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import { ERROR_TYPE_TOOL_ERROR } from '../../telemetry/semconv.js';
 
@@ -22,6 +23,10 @@ import { ERROR_TYPE_TOOL_ERROR } from '../../telemetry/semconv.js';
  * ```
  */
 export class McpToolError extends Error {
+  static {
+    brandAcrossBuilds(this, 'McpToolError');
+  }
+
   /** The server's name for the tool that failed (without the `mcp__<server>__` prefix). */
   readonly toolName: string;
   /** The `isError` result as the server sent it. */

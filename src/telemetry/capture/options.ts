@@ -71,6 +71,11 @@ export interface Capture {
   readonly maxTotalLength: number;
   /** Redacted, bounded JSON for any value; never throws. */
   serialize(value: unknown): string;
+  /**
+   * {@link serialize}, written to fit in `limit` characters as well (a span's attribute length limit, which
+   * would otherwise cut the JSON mid-value): still valid JSON. Undefined `limit`: the same as `serialize`.
+   */
+  serializeWithin(value: unknown, limit: number | undefined): string;
   /** A reason or error message cut to `maxLength` with a `…[truncated N]` marker; never throws. */
   limit(text: string): string;
   /** Whether the value under this key is redacted. */
@@ -155,7 +160,14 @@ export function resolveCapture(options: CaptureOptions | undefined): Capture {
   const maxTotalLength = Math.min(Number.MAX_SAFE_INTEGER, Math.max(MIN_TOTAL_LENGTH, TOTAL_PER_MAX_LENGTH * maxLength));
 
   const serialize = (value: unknown): string => serializeBounded(value, maxTotalLength, maxLength, isRedactedKey);
+  const serializeWithin = (value: unknown, within: number | undefined): string =>
+    within === undefined || within >= maxTotalLength ? serialize(value) : fitted(serializeBounded(value, within, maxLength, isRedactedKey), within);
   const limit = (text: string): string => cut(typeof text === 'string' ? text : errorMessage(text), maxLength);
 
-  return Object.freeze({ args, results, maxLength, maxTotalLength, serialize, limit, isRedactedKey });
+  return Object.freeze({ args, results, maxLength, maxTotalLength, serialize, serializeWithin, limit, isRedactedKey });
+}
+
+/** The bounded writer's smallest answer is `null`; under a limit too small even for that, `0` (still JSON). */
+function fitted(json: string, limit: number): string {
+  return json.length <= limit ? json : 'null'.length <= limit ? 'null' : '0';
 }

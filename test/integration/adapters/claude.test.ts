@@ -12,7 +12,7 @@ import type { HookInput, Options, PostToolUseHookInput, PreToolUseHookInput, SDK
 import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { ToolHook , HookRunner} from '../../../src/index.js';
+import type { HookDecision, HookRunner, ToolHook } from '../../../src/index.js';
 import { abort, redirect, skip } from '../../../src/index.js';
 import { ClaudeToolError, claudeAgentHooks } from '../../../src/adapters/claude/index.js';
 import type { ClaudeAgentHooks } from '../../../src/adapters/claude/index.js';
@@ -190,6 +190,21 @@ describe('claudeAgentHooks driven with the SDK\'s hook input types', () => {
     const span = executeToolSpans('Bash')[0]!;
     expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: 'TypeError' });
     expect(span.status.message).toMatch(/no tool_use_id/);
+  });
+
+  it("a fail-closed gate whose decision's kind reads differently the second time still denies", async () => {
+    let reads = 0;
+    const flipping = {
+      reason: 'no shell',
+      get kind() {
+        reads += 1;
+        return reads === 1 ? 'abort' : 'bogus';
+      },
+    } as unknown as HookDecision;
+    const hooks = claudeAgentHooks(runner([{ name: 'gate', failureMode: 'closed', beforeTool: () => flipping }]));
+    const pre: PreToolUseHookInput = { ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 'g-1' };
+    const output = await call(hooks, 'PreToolUse', pre, 'g-1');
+    expect(output).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
 
   it('a call whose PostToolUse never comes ends as failed (timeout), and the session end fails the rest', async () => {

@@ -24,15 +24,36 @@ const MISTAKES: Record<string, { source: string; mentions: RegExp }> = {
     source: `export const runner = new HookRunner({ hooks: [{ tool: ['x'], beforeTool() {} }] });\n`,
     mentions: /tool/,
   },
-  'tool-member-variable.ts': {
-    // Not a fresh literal at the call, so only the `never`-typed near-miss members can catch it.
-    source: `const gate = { tool: ['x'], beforeTool() {} };\nexport const runner = new HookRunner([gate]);\n`,
-    mentions: /'tool' are incompatible/,
+  'tools-member-variable.ts': {
+    // Not a fresh literal at the call, so only the typed misspelling members can catch it.
+    source: `const gate = { Tools: ['x'], beforeTool() {} };\nexport const runner = new HookRunner([gate]);\n`,
+    mentions: /'Tools' are incompatible/,
   },
-  'before-tool-call.ts': { source: `export const h = { beforeToolCall() {} } satisfies ToolHook;\n`, mentions: /beforeToolCall|never/ },
+  'lowercase-method-class.ts': {
+    // The fail-closed gate whose beforeTool is spelt beforetool: its tool would run unguarded.
+    source: `class Gate implements ToolHook {\n  readonly failureMode = 'closed';\n  beforetool() { return abort('x'); }\n  onEvent() {}\n}\nexport const g = new Gate();\n`,
+    mentions: /beforetool/,
+  },
+  'snake-method-variable.ts': {
+    source: `const gate = { on_error() {}, onEvent() {} };\nexport const runner = new HookRunner([gate]);\n`,
+    mentions: /on_error/,
+  },
+  'plural-method-class.ts': {
+    source: `class Audit implements ToolHook {\n  afterTools() {}\n  onEvent() {}\n}\nexport const a = new Audit();\n`,
+    mentions: /afterTools/,
+  },
+  'failuremode-variable.ts': {
+    source: `const gate = { failuremode: 'closed', beforeTool() {} };\nexport const runner = new HookRunner([gate]);\n`,
+    mentions: /failuremode/,
+  },
+  'timeout-ms-variable.ts': {
+    source: `const gate = { timeoutMS: 5000, beforeTool() {} };\nexport const runner = new HookRunner([gate]);\n`,
+    mentions: /timeoutMS/,
+  },
+  'before-tool-call.ts': { source: `export const h = { beforeToolCall() {} } satisfies ToolHook;\n`, mentions: /beforeToolCall|NotAFunction/ },
   'before-tool-snake.ts': {
     source: `export const runner = new HookRunner([{ name: 'x', before_tool: () => abort('no') }]);\n`,
-    mentions: /before_tool|never/,
+    mentions: /before_tool|NotAFunction/,
   },
   'runner-timeout.ts': { source: `${POLICY}export const runner = new HookRunner({ hooks: [policy], timeout: 5 });\n`, mentions: /timeout/ },
   'execute-timeout.ts': {
@@ -64,6 +85,15 @@ const standalone = {
     return String(args.cmd).startsWith('rm ') ? abort(\`no \${toolName}\`) : undefined;
   },
 } satisfies ToolHook;
+/** A hook's own state may have any name: a redirect target in a private tool field is not \`tools\`. */
+class Reroute implements ToolHook {
+  constructor(private tool: string, private readonly timeout: string = 'soon') {}
+  beforeTool(toolName: string) {
+    return toolName === this.tool ? undefined : abort(this.timeout);
+  }
+}
+const stateful = { tool: 'sandbox', mode: 'audit' as const, beforeTool() {} };
+export const reroute = new HookRunner([new Reroute('sandbox'), stateful]);
 export const a = new HookRunner([policy]);
 export const b = new HookRunner({ hooks: [policy, new Gate(), standalone], timeoutMs: 5, failureMode: 'closed', agentName: 'bot' });
 export const c = new HookRunner();
@@ -127,7 +157,7 @@ describe('strict TypeScript rejects the wiring mistakes', () => {
     expect(diagnostics.join('\n')).toMatch(mentions);
   });
 
-  it('a correct program (arrays, options, class hooks with helpers, satisfies ToolHook, the GenAI options) compiles', () => {
+  it('a correct program (arrays, options, class hooks with helpers and state of their own, satisfies ToolHook, the GenAI options) compiles', () => {
     expect(byFile.get('correct.ts')).toEqual([]);
   });
 });

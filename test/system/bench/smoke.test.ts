@@ -70,7 +70,7 @@ function logKeys(line: string): string {
 describe('benchmark smoke run', () => {
   it('runs every no-SDK scenario (before any SDK is registered) and yields numbers', async () => {
     const scenarios = noSdkScenarios(lib);
-    expect(scenarios.map((s) => s.id)).toEqual(['bare', 'nosdk.hooks-0', 'nosdk.hooks-1', 'nosdk.hooks-2', 'nosdk.hooks-5']);
+    expect(scenarios.map((s) => s.id)).toEqual(['bare', 'nosdk.hooks-0', 'nosdk.hooks-1', 'nosdk.hooks-2', 'nosdk.hooks-5', 'bare.nested-args', 'nosdk.hooks-2.nested-args']);
     await expectNumbers(scenarios);
   });
 

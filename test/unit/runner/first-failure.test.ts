@@ -22,9 +22,14 @@ function ourWarnings(): (Error & { code?: string })[] {
   return warnings.filter((w) => (w as { code?: string }).code === CODE);
 }
 
-/** A hook that returns the string 'abort' (an easy slip for `return abort('...')`). */
-function stringy(): ToolHook {
-  return { name: 'stringy', beforeTool: () => 'abort' as never };
+let names = 0;
+
+/**
+ * A hook that returns the string 'abort' (an easy slip for `return abort('...')`). Warnings are once per
+ * hook name per process, so each test's hook gets a name of its own unless it passes one.
+ */
+function stringy(name = `stringy${(names += 1)}`): ToolHook {
+  return { name, beforeTool: () => 'abort' as never };
 }
 
 async function call(runner: HookRunner, toolName = 'shell'): Promise<unknown> {
@@ -44,14 +49,14 @@ afterEach(() => {
 
 describe('first swallowed failure of a hook', () => {
   it('is one process warning with a code and a message that reads as a sentence', async () => {
-    const runner = new HookRunner([stringy()]);
+    const runner = new HookRunner([stringy('first-failure-sentence')]);
     await expect(call(runner)).resolves.toBe('ran');
     await delivered();
     const [warning, ...more] = ourWarnings();
     expect(more).toEqual([]);
     expect(warning?.name).toBe('ToolhooksWarning');
-    expect(warning?.message).toContain(`hook "stringy" returned the string "abort"; return abort('reason') instead`);
-    expect(warning?.message).toMatch(/^toolhooks: hook "stringy" failed in before_tool for tool "shell" \(/);
+    expect(warning?.message).toContain(`hook "first-failure-sentence" returned the string "abort"; return abort('reason') instead`);
+    expect(warning?.message).toMatch(/^toolhooks: hook "first-failure-sentence" failed in before_tool for tool "shell" \(/);
     expect(warning?.message).toMatch(/; treated as Continue$/);
     expect(warning?.message).not.toMatch(/returned expected/);
   });
@@ -67,6 +72,19 @@ describe('first swallowed failure of a hook', () => {
     await call(new HookRunner([hook]));
     await delivered();
     expect(ourWarnings()).toHaveLength(1);
+  });
+
+  it('a new hook object with the same name, in a runner per request, emits none', async () => {
+    const name = stringy().name ?? '';
+    for (let request = 0; request < 5; request += 1) await call(new HookRunner([stringy(name)]));
+    await delivered();
+    expect(ourWarnings()).toHaveLength(1);
+  });
+
+  it('two hooks with different names each warn once', async () => {
+    await call(new HookRunner([stringy(), stringy()]));
+    await delivered();
+    expect(ourWarnings()).toHaveLength(2);
   });
 
   it('each failing hook warns once on its own', async () => {

@@ -37,13 +37,16 @@ function decisionOf(behaviour: Behaviour, index: number): HookDecision | undefin
 
 /**
  * The reference model of the aggregation rules (docs/protocol.md): what the runner must return for a
- * chain, and which hooks run. Audit hooks run in their place and take no part in the decision.
+ * chain, and which hooks run. Audit hooks run in their place and take no part in the decision; after an
+ * Abort, only the audit hooks still run (they see all traffic), then the Abort is raised.
  */
 function model(specs: HookSpec[], phase: 'before' | 'after'): { result: HookDecision | { abortedBy: number }; invoked: number[] } {
   const invoked: number[] = [];
   let winner: { index: number; decision: HookDecision } | undefined;
+  let abortedBy: number | undefined;
   for (const [index, spec] of specs.entries()) {
     if (!spec.hasMethod) continue;
+    if (abortedBy !== undefined && !spec.audit) continue;
     invoked.push(index);
     if (spec.audit) continue;
     let decision: HookDecision;
@@ -52,9 +55,10 @@ function model(specs: HookSpec[], phase: 'before' | 'after'): { result: HookDeci
     } else {
       decision = decisionOf(spec.behaviour, index) ?? CONTINUE;
     }
-    if (decision.kind === 'abort') return { result: { abortedBy: index }, invoked };
-    if (decision.kind !== 'continue' && winner === undefined) winner = { index, decision };
+    if (decision.kind === 'abort') abortedBy = index;
+    else if (decision.kind !== 'continue' && winner === undefined) winner = { index, decision };
   }
+  if (abortedBy !== undefined) return { result: { abortedBy }, invoked };
   if (winner === undefined || (phase === 'after' && winner.decision.kind === 'skip')) return { result: CONTINUE, invoked };
   return { result: winner.decision, invoked };
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ToolHook } from '../../../src/index.js';
-import { CompoundTool, HookRunner, abort, executeTool, runPlan, runWithRetry } from '../../../src/index.js';
+import { CompoundTool, HookRunner, abort, executeTool, redirect, runPlan, runWithRetry } from '../../../src/index.js';
 
 const policy = { name: 'policy', failureMode: 'closed' as const, beforeTool: () => abort('never') };
 
@@ -96,6 +96,79 @@ describe('hook members', () => {
     const message = messageOf(() => new HookRunner([hook as unknown as ToolHook]));
     expect(message).toContain(`unknown member "${member}"`);
     expect(message).toContain(`did you mean "${meant}"?`);
+  });
+
+  // Misspellings are found by case and edit distance (ignoring case, '_' and '-'), not from a fixed list.
+  const misspelt: [member: string, hook: Record<string, unknown>, meant: string][] = [
+    ['beforetool', { name: 'gate', failureMode: 'closed', beforetool: () => abort('x'), onEvent: () => undefined }, 'beforeTool'],
+    ['onerror', { onerror: () => undefined, onEvent: () => undefined }, 'onError'],
+    ['afterTools', { afterTools: () => undefined, onEvent: () => undefined }, 'afterTool'],
+    ['before-tool', { 'before-tool': () => undefined, onEvent: () => undefined }, 'beforeTool'],
+    ['befortool', { befortool: () => undefined, onEvent: () => undefined }, 'beforeTool'],
+    ['onEvnt', { onEvnt: () => undefined, beforeTool: () => undefined }, 'onEvent'],
+    ['timeoutMS', { timeoutMS: 5_000, beforeTool: () => undefined }, 'timeoutMs'],
+    ['failuremode', { failuremode: 'closed', beforeTool: () => undefined }, 'failureMode'],
+    ['failure_mode', { failure_mode: 'closed', beforeTool: () => undefined }, 'failureMode'],
+    ['Tools', { Tools: ['x'], beforeTool: () => undefined }, 'tools'],
+    ['toolz', { toolz: /x/, beforeTool: () => undefined }, 'tools'],
+    ['Mode', { Mode: 'audit', beforeTool: () => undefined }, 'mode'],
+  ];
+  it.each(misspelt)('%s is caught by edit distance and names the member meant', (member, hook, meant) => {
+    const message = messageOf(() => new HookRunner([hook as unknown as ToolHook]));
+    expect(message).toContain(`unknown member "${member}"`);
+    expect(message).toContain(`did you mean "${meant}"?`);
+  });
+
+  it('the fail-closed gate spelt beforetool fails at construction, before any tool can run', () => {
+    const gate = { name: 'gate', failureMode: 'closed', beforetool: () => abort('x'), onEvent() {} };
+    expect(() => new HookRunner([gate as unknown as ToolHook])).toThrow(/hook "gate" \(index 0\): unknown member "beforetool"; did you mean "beforeTool"\?/);
+  });
+
+  it('a misspelt method inherited from a class prototype is caught', () => {
+    class Gate {
+      beforetool(): undefined {
+        return undefined;
+      }
+      onEvent(): void {}
+    }
+    expect(messageOf(() => new HookRunner([new Gate() as unknown as ToolHook]))).toContain('did you mean "beforeTool"?');
+  });
+
+  // A hook may hold any state: a member is rejected only when its value would be valid for what it is near.
+  it('a class hook with its own tool field (a redirect target) is valid', async () => {
+    class Reroute implements ToolHook {
+      constructor(private tool: string) {}
+      beforeTool(toolName: string) {
+        return toolName === this.tool ? undefined : redirect({ newTool: this.tool });
+      }
+    }
+    const runner = new HookRunner([new Reroute('sandbox')]);
+    const result = await executeTool({ hooks: runner, toolName: 'shell', args: {}, execute: () => 'shell', tools: { sandbox: () => 'sandbox' } });
+    expect(result).toBe('sandbox');
+  });
+
+  const stateful: [member: string, value: unknown][] = [
+    ['tool', 'sandbox'],
+    ['Tools', 3],
+    ['timeout', 'soon'],
+    ['timeoutMS', -1],
+    ['failuremode', 'sometimes'],
+    ['Mode', 7],
+    ['nome', 'not name'],
+    ['names', ['a', 'b']],
+    ['beforetool', 'a string, not a method'],
+    ['onerror', 0],
+    ['model', 'gpt'],
+    ['tools2', 'x'],
+  ];
+  it.each(stateful)('a member %s holding %j is state of its own, not a misspelling', (member, value) => {
+    const hook = { [member]: value, beforeTool: () => undefined } as unknown as ToolHook;
+    expect(() => new HookRunner([hook])).not.toThrow();
+  });
+
+  it('helper methods far from every hook method are accepted', () => {
+    const hook = { beforeTool: () => undefined, toolFor: () => 'x', describe: () => 'd', before: () => 1, onErrorLogged: () => 2 };
+    expect(() => new HookRunner([hook as ToolHook])).not.toThrow();
   });
 
   it('a near miss inherited from a class prototype is caught', () => {

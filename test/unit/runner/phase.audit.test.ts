@@ -148,3 +148,68 @@ describe('an audit hook', () => {
     expect(written.join('')).toContain('outcome=completed');
   });
 });
+
+describe('audit hooks see all traffic', () => {
+  const live: ToolHook = { name: 'live', beforeTool: (_tool, args) => (args.cmd === 'rm' ? abort('live refuses rm') : undefined) };
+
+  it('an audit hook registered after an enforced hook that aborted still runs, before the Abort is raised', async () => {
+    tracing.reset();
+    const ran: string[] = [];
+    const events: ToolHookEvent[] = [];
+    const laterGate: ToolHook = { name: 'later-gate', beforeTool: () => void ran.push('later-gate') };
+    const audit: ToolHook = {
+      name: 'policy-v3',
+      mode: 'audit',
+      beforeTool: (_tool, args) => {
+        ran.push('policy-v3');
+        return args.cmd === 'rm' ? abort('v3 refuses rm') : undefined;
+      },
+    };
+    const hooks = new HookRunner({ tracer: tracing.tracer, hooks: [live, laterGate, audit, { name: 'obs', onEvent: (e) => void events.push(e) }] });
+    const rejection = executeTool({ hooks, toolName: 'shell', args: { cmd: 'rm' }, execute: () => 'ran' });
+    await expect(rejection).rejects.toBeInstanceOf(HookAbortError);
+    await expect(rejection).rejects.toThrow('live refuses rm');
+    expect(ran).toEqual(['policy-v3']);
+    const [phase] = tracing.spansNamed(SPAN_BEFORE_TOOL);
+    const decisions = eventsOf(phase!, EVENT_HOOK_DECISION).map((event) => [event.attributes[ATTR_HOOK_NAME], event.attributes[ATTR_DECISION], event.attributes[ATTR_HOOK_MODE]]);
+    expect(decisions).toEqual([
+      ['live', 'abort', undefined],
+      ['policy-v3', 'abort', 'audit'],
+    ]);
+    expect(phase?.attributes[ATTR_DECISION_HOOK]).toBe('live');
+    const phaseEvent = events.find((e): e is PhaseEvent => e.type === 'phase');
+    expect(phaseEvent?.winner).toBe('live');
+    expect(phaseEvent?.hooks.map((record) => [record.hook, record.decision, record.mode])).toEqual([
+      ['live', 'abort', 'enforce'],
+      ['policy-v3', 'abort', 'audit'],
+    ]);
+  });
+
+  it('an asynchronous audit hook after a synchronous Abort is awaited before the Abort is raised', async () => {
+    let audited = false;
+    const slowAudit: ToolHook = {
+      name: 'slow-audit',
+      mode: 'audit',
+      beforeTool: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        audited = true;
+      },
+    };
+    const hooks = new HookRunner([live, slowAudit]);
+    await expect(executeTool({ hooks, toolName: 'shell', args: { cmd: 'rm' }, execute: () => 'ran' })).rejects.toBeInstanceOf(HookAbortError);
+    expect(audited).toBe(true);
+  });
+
+  it('an audit hook that fails after the Abort changes nothing: the Abort is raised as decided', async () => {
+    const broken: ToolHook = {
+      name: 'broken-audit',
+      mode: 'audit',
+      failureMode: 'closed',
+      beforeTool: () => {
+        throw new Error('audit bug');
+      },
+    };
+    const hooks = new HookRunner([live, broken]);
+    await expect(executeTool({ hooks, toolName: 'shell', args: { cmd: 'rm' }, execute: () => 'ran' })).rejects.toThrow('live refuses rm');
+  });
+});
