@@ -17,6 +17,7 @@ import {
   ATTR_HOOK_MODE,
   ATTR_HOOK_NAME,
   GEN_AI_TOOL_TYPE_FUNCTION,
+  ATTR_GATED,
   ATTR_OUTCOME,
   ATTR_PHASE,
   ATTR_REEXECUTIONS,
@@ -72,7 +73,8 @@ export function handWrittenTelemetry(meter: Meter, logger: Logger): CallObserver
       logger.info(withTrace(fields, span), `${LOG_MSG_DECISION_PREFIX} ${decision.kind}`);
     },
     outcome(span, toolName, outcome, durationMs, callId) {
-      toolCalls.add(1, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_OUTCOME]: outcome });
+      // Gated: the workload's hooks are enforced and invoked for every call.
+      toolCalls.add(1, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_OUTCOME]: outcome, [ATTR_GATED]: true });
       toolDuration.record(durationMs / 1000, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION, [ATTR_OUTCOME]: outcome });
       const level = outcome === 'failed' ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;

@@ -5,7 +5,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import { ProxyTracerProvider, TraceFlags, context, metrics, trace } from '@opentelemetry/api';
 import pino from 'pino';
-import type { ToolHook } from '../src/index.js';
+import type { Approver, ToolHook } from '../src/index.js';
 import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
 import { VERSION } from '../src/version.js';
 import { handWrittenCall, handWrittenDroppedRoot } from './hand-written.js';
@@ -61,10 +61,28 @@ function inDroppedTrace(call: () => Promise<unknown>): () => Promise<unknown> {
   return () => context.with(parent, call);
 }
 
-function libraryCall(lib: Library, hooks: ToolHook[], tracer?: Tracer, args = ARGS): () => Promise<unknown> {
-  const runner = new lib.HookRunner(tracer === undefined ? { hooks } : { hooks, tracer });
+function libraryCall(lib: Library, hooks: ToolHook[], tracer?: Tracer, approver?: Approver, args = ARGS): () => Promise<unknown> {
+  const runner = new lib.HookRunner({ hooks, ...(tracer === undefined ? {} : { tracer }), ...(approver === undefined ? {} : { approver }) });
   const { executeTool } = lib;
   return () => executeTool({ hooks: runner, toolName: TOOL_NAME, args, execute: tool, callId: CALL_ID });
+}
+
+/** An approver that answers at once: what an approval costs the call itself, with no wait. */
+const approveAtOnce: Approver = () => ({ approved: true, approver: 'bench' });
+
+/** The 2-hook workload plus a gate that asks for every call, approved at once. */
+function approvedCall(lib: Library, decision: ReturnType<Library['redirect']>, tracer?: Tracer): () => Promise<unknown> {
+  // Built at the first call, so that a run measuring an older build (`--dist`, without Ask) can still
+  // list the scenario and filter it out.
+  let call: (() => Promise<unknown>) | undefined;
+  return () => {
+    if (call === undefined) {
+      const asked = lib.ask('the bench asks for every call');
+      const gate: ToolHook = { name: 'gate', beforeTool: () => asked };
+      call = libraryCall(lib, [...libraryHooks(plainHooks(2, decision)), gate], tracer, approveAtOnce);
+    }
+    return call();
+  };
 }
 
 /** The policy's Redirect, built once with the library under test. */
@@ -115,7 +133,15 @@ export function noSdkScenarios(lib: Library): Scenario[] {
       setting: 'no-sdk',
       baseline: 'bare.nested-args',
       library: true,
-      call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), undefined, NESTED_ARGS),
+      call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), undefined, undefined, NESTED_ARGS),
+    },
+    {
+      id: 'nosdk.approved',
+      label: 'no SDK: executeTool, 2 hooks + an Ask approved at once',
+      setting: 'no-sdk',
+      baseline: 'nosdk.hooks-2',
+      library: true,
+      call: approvedCall(lib, decision),
     },
   ];
 }
@@ -138,6 +164,16 @@ export function sdkScenarios(lib: Library): Scenario[] {
   return [
     ...pair('hooks-2', '2 hooks (1 redirects)', plainHooks(2, decision), 1.15),
     ...pair('hooks-10', '10 hooks (1 redirects)', plainHooks(10, decision)),
+    // The cost of an approval on the call path (an approver that answers at once, so no wait is
+    // measured), against the same two hooks without the Ask.
+    {
+      id: 'sdk.approved',
+      label: 'SDK: executeTool, 2 hooks + an Ask approved at once',
+      setting: 'sdk',
+      baseline: 'sdk.hooks-2',
+      library: true,
+      call: approvedCall(lib, decision),
+    },
     ...pair('no-hook-invoked', '2 hooks, none matches the tool', nonMatchingHooks(2, decision)),
     // A call the app's sampler drops, against the no-SDK path measured in the same rounds: a runner
     // whose tracer is the API's no-op one (what every call gets with no SDK registered).

@@ -2,8 +2,8 @@
  * The small agent the demo and examples share: a few tools, the hooks that govern them, and a
  * scripted list of tool calls an LLM might make. No network, no model: every tool is local.
  */
-import type { Executor, ToolHook, ToolHookEvent } from 'toolhooks';
-import { abort, redirect, skip } from 'toolhooks';
+import type { Approver, Executor, ToolHook, ToolHookEvent } from 'toolhooks';
+import { abort, ask, redirect, skip } from 'toolhooks';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -26,6 +26,10 @@ export function createTools(): Record<string, Executor> {
     read_file: async (args) => {
       await sleep(1);
       return `contents of ${String(args.path)}`;
+    },
+    send_email: async (args) => {
+      await sleep(2);
+      return `sent "${String(args.subject)}" to ${String(args.to)}`;
     },
     flaky_api: async (args) => {
       await sleep(2);
@@ -101,6 +105,22 @@ export const policyV2Hook: ToolHook = {
   },
 };
 
+/** A gate that needs a person: every outgoing mail waits for approval (denied when nobody answers). */
+export const mailGateHook: ToolHook = {
+  name: 'mail-gate',
+  tools: ['send_email'],
+  beforeTool: (_tool, args) => ask(`outgoing mail to ${String(args.to)}`),
+};
+
+/**
+ * The demo's stand-in for a person on call: approves mail to the team and refuses the rest. A real
+ * one asks someone (examples/approval.ts asks on the terminal).
+ */
+export const onCallApprover: Approver = (request) =>
+  String(request.args.to).endsWith('@team.example.com')
+    ? { approved: true, approver: 'on-call' }
+    : { approved: false, reason: 'mail outside the team needs a ticket', approver: 'on-call' };
+
 /** Counts outcomes through the observer channel, for the demo's summary. */
 export class SummaryHook implements ToolHook {
   readonly name = 'summary';
@@ -113,6 +133,7 @@ export class SummaryHook implements ToolHook {
       this.outcomes.set(event.outcome, (this.outcomes.get(event.outcome) ?? 0) + 1);
       return;
     }
+    if (event.type !== 'phase') return;
     this.hookErrors += event.errors.length;
     this.wouldAbort += event.hooks.filter((record) => record.mode === 'audit' && record.decision === 'abort').length;
   }
@@ -143,4 +164,10 @@ export const SCRIPT: readonly { tool: string; args: Record<string, unknown> }[] 
   { tool: 'flaky_api', args: { id: 4 } },
   { tool: 'shell', args: { cmd: 'sudo rm -rf /var/lib' } },
   { tool: 'read_file', args: { path: './package.json' } },
+];
+
+/** Two more calls the demo makes, through the mail gate: the first is approved, the second denied. */
+export const MAIL_SCRIPT: readonly { tool: string; args: Record<string, unknown> }[] = [
+  { tool: 'send_email', args: { to: 'ops@team.example.com', subject: 'nightly report' } },
+  { tool: 'send_email', args: { to: 'everyone@example.com', subject: 'hello world' } },
 ];

@@ -1,10 +1,11 @@
 /**
- * npm run demo — a scripted agent makes 20 tool calls through toolhooks.
+ * npm run demo — a scripted agent makes 22 tool calls through toolhooks.
  *
  * Hooks: a fail-closed policy gate (aborts `rm -rf`, sends curl/wget to a sandbox tool), its stricter
  * next version in audit mode (records what it would abort), a search
  * cache (skips), a retry hook (recovers a flaky API), a broken audit hook whose errors are swallowed,
- * plus the built-in MetricsHook and LoggingHook.
+ * a mail gate that asks for approval (one mail approved, one denied), plus the built-in MetricsHook
+ * and LoggingHook.
  *
  * With no collector configured it prints each call's trace tree (startTelemetry's `console: 'tree'`)
  * and a summary. With OTEL_EXPORTER_OTLP_ENDPOINT set it exports traces, metrics and logs there
@@ -18,7 +19,19 @@ import pino from 'pino';
 import { HookAbortError, HookRunner, executeTool } from 'toolhooks';
 import { LoggingHook, MetricsHook, otelDestination } from 'toolhooks/hooks';
 import { startTelemetry } from 'toolhooks/node';
-import { SCRIPT, SummaryHook, brokenHook, createCacheHook, createTools, policyHook, policyV2Hook, retryHook } from './agent-tools.js';
+import {
+  MAIL_SCRIPT,
+  SCRIPT,
+  SummaryHook,
+  brokenHook,
+  createCacheHook,
+  createTools,
+  mailGateHook,
+  onCallApprover,
+  policyHook,
+  policyV2Hook,
+  retryHook,
+} from './agent-tools.js';
 
 const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;
 const logFile = join(tmpdir(), 'toolhooks-demo.log');
@@ -52,12 +65,13 @@ async function main(): Promise<void> {
   const logger = pino({ name: 'toolhooks-demo' }, pino.multistream([{ stream: pino.destination({ dest: logFile, sync: true }) }, { stream: otelDestination() }]));
   const summary = new SummaryHook();
   const hooks = new HookRunner({
-    hooks: [policyHook, policyV2Hook, createCacheHook(), retryHook, brokenHook, new MetricsHook(), new LoggingHook({ logger }), summary],
+    hooks: [policyHook, policyV2Hook, createCacheHook(), retryHook, brokenHook, mailGateHook, new MetricsHook(), new LoggingHook({ logger }), summary],
     timeoutMs: 2_000,
+    approver: onCallApprover,
   });
   const tools = createTools();
 
-  for (const [i, step] of SCRIPT.entries()) {
+  for (const [i, step] of [...SCRIPT, ...MAIL_SCRIPT].entries()) {
     const execute = tools[step.tool];
     if (execute === undefined) throw new Error(`the script names an unknown tool: ${step.tool}`);
     try {
@@ -72,7 +86,7 @@ async function main(): Promise<void> {
   const rate = summary.calls === 0 ? 0 : count('aborted') / summary.calls;
   console.log('Summary');
   console.log(`  tool calls   ${summary.calls}`);
-  for (const outcome of ['completed', 'skipped', 'recovered', 'aborted', 'failed']) {
+  for (const outcome of ['completed', 'skipped', 'recovered', 'aborted', 'failed', 'denied']) {
     console.log(`  ${outcome.padEnd(12)} ${count(outcome)}`);
   }
   console.log(`  abort rate   ${(rate * 100).toFixed(1)}%`);
@@ -85,6 +99,7 @@ async function main(): Promise<void> {
     console.log(`\nTraces, metrics and logs were sent to ${endpoint}.`);
     if (/^https?:\/\/(localhost|127\.0\.0\.1):4318\/?$/.test(endpoint)) {
       console.log('  Jaeger:     http://localhost:16686/search?service=toolhooks-demo  (operation "execute_tool shell", tag toolhooks.outcome=aborted)');
+      console.log('              approvals: operation "execute_tool send_email", tag toolhooks.approval.outcome=denied');
       console.log('  Prometheus: http://localhost:9090/graph?g0.expr=all%3Atoolhooks_abort_ratio%3Arate5m');
     }
   }

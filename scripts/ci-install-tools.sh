@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real programs the deployment and system tests run:
-#   - promtool/prometheus (Debian package `prometheus`) and docker-compose (Debian package `docker-compose`),
+#   - promtool/prometheus (Debian package `prometheus`), docker-compose (Debian package `docker-compose`) and
+#     tmux (the terminal approver's pseudo-terminal test),
 #     for CI machines with apt-get where we are root or have passwordless sudo; anywhere else it says what to
 #     do and fails without touching the system;
 #   - Jaeger v2, built from source with Go (Jaeger publishes no Debian package) into a cache keyed by its
@@ -19,16 +20,16 @@
 # anyway is stopped and disabled afterwards.
 set -euo pipefail
 
-PACKAGES=(prometheus docker-compose)
+PACKAGES=(prometheus docker-compose tmux)
 
 have_all() {
   command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1 &&
-    command -v docker-compose >/dev/null 2>&1
+    command -v docker-compose >/dev/null 2>&1 && command -v tmux >/dev/null 2>&1
 }
 
 install_debian_packages() {
   if have_all; then
-    echo "ci-install-tools: prometheus, promtool and docker-compose already installed"
+    echo "ci-install-tools: prometheus, promtool, docker-compose and tmux already installed"
     return 0
   fi
 

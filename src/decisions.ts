@@ -1,5 +1,5 @@
 /**
- * The four decisions a hook can issue, their constructors and their guard.
+ * The decisions a hook can issue, their constructors and their guard.
  *
  * Decisions are frozen plain objects discriminated by `kind`, so they can be compared, logged and
  * returned as literals (`{ kind: 'continue' }`) as well as built with the constructors below.
@@ -34,6 +34,24 @@ export interface Abort {
 }
 
 /**
+ * Hold the call until a person (or a system) approves it; before_tool only. The call then runs what
+ * the other hooks decided; denied, it returns `deniedResult` (when given) and the tool never runs.
+ */
+export interface Ask {
+  readonly kind: 'ask';
+  readonly reason: string;
+  /** What a denied call returns; `undefined` means "`Tool call denied: <why>`". */
+  readonly deniedResult: unknown;
+}
+
+/** Return `result` instead of the tool's result; after_tool only. */
+export interface Replace {
+  readonly kind: 'replace';
+  readonly result: unknown;
+  readonly reason: string;
+}
+
+/**
  * Decisions made by the constructors below: frozen, validated, data properties only. A frozen object
  * from elsewhere may still hide getters or lack defaults, so only these skip normalisation.
  */
@@ -50,9 +68,9 @@ export function isIssuedDecision(value: unknown): value is HookDecision {
 }
 
 /** What a hook decides about a tool call. */
-export type HookDecision = Continue | Skip | Redirect | Abort;
+export type HookDecision = Continue | Skip | Redirect | Abort | Ask | Replace;
 
-/** The kind of a decision: `'continue' | 'skip' | 'redirect' | 'abort'`. */
+/** The kind of a decision: `'continue' | 'skip' | 'redirect' | 'abort' | 'ask' | 'replace'`. */
 export type DecisionKind = HookDecision['kind'];
 
 /**
@@ -123,6 +141,46 @@ export function abort(reason: string): Abort {
 }
 
 /**
+ * Ask for approval before the tool runs (before_tool only). The runner's `approver` sees the tool and
+ * arguments the call would run and this reason; anything but an approval — a denial, an approver that
+ * throws or takes longer than `approvalTimeoutMs`, no approver at all — denies the call, which then
+ * returns `deniedResult` when given, else the string `Tool call denied: <why>`.
+ *
+ * @throws TypeError when `reason` is not a non-empty string: an approver must be told why it is asked.
+ * @example
+ * ```ts
+ * const gate = { beforeTool: (tool, args) => (tool === 'send_email' ? ask('emails leave the company') : undefined) };
+ * ask('refund above 100 EUR', { deniedResult: { refunded: false, why: 'not approved' } });
+ * ```
+ */
+export function ask(reason: string, options?: { deniedResult?: unknown }): Ask {
+  const problem = askReasonProblem(reason);
+  if (problem !== undefined) throw new TypeError(`ask(reason) ${problem}`);
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    throw new TypeError(`ask(reason, options) takes an options object { deniedResult }, got ${typeName(options)}`);
+  }
+  return issue(Object.freeze({ kind: 'ask', reason, deniedResult: options?.deniedResult }));
+}
+
+/**
+ * Replace the tool's result (after_tool only): the call returns `result` instead, e.g. with secrets
+ * or personal data stripped before the model sees it. The call's outcome stays `completed`.
+ *
+ * @throws TypeError when called without a result (`undefined` is not a result), or with a non-string reason.
+ * @example
+ * ```ts
+ * const scrub = { afterTool: (tool, args, result) => (hasEmail(result) ? replaceResult(redactEmails(result), 'PII') : undefined) };
+ * ```
+ */
+export function replaceResult(result: unknown, reason = ''): Replace {
+  if (result === undefined) {
+    throw new TypeError('replaceResult(result) needs the result to return instead of the tool\'s (use null for "no result")');
+  }
+  requireString(reason, 'replaceResult(result, reason)');
+  return issue(Object.freeze({ kind: 'replace', result, reason }));
+}
+
+/**
  * Whether `value` is a well-formed decision: one built by the constructors, or a plain literal of the
  * same shape (`{ kind: 'skip', reason: 'cached', stubResult: 42 }`). A Redirect needs a target.
  *
@@ -155,8 +213,17 @@ export function describeInvalidDecision(value: unknown): string | undefined {
       const problem = redirectProblem(v.newArgs, v.newTool, v.reason ?? '');
       return problem === undefined ? undefined : `a redirect decision that ${problem}`;
     }
+    case 'ask': {
+      const problem = askReasonProblem(v.reason);
+      return problem === undefined ? undefined : `an ask decision whose reason ${problem.replace(/^must be/, 'is not')}; use ask('reason')`;
+    }
+    case 'replace':
+      if (!('result' in v) || v.result === undefined) return "a replace decision without a result; use replaceResult(result, 'reason')";
+      return v.reason === undefined || typeof v.reason === 'string'
+        ? undefined
+        : "a replace decision without a string reason; use replaceResult(result, 'reason')";
     default:
-      return `an object with unknown decision kind ${JSON.stringify(String(v.kind))}; return a decision from skip(), redirect() or abort()`;
+      return `an object with unknown decision kind ${JSON.stringify(String(v.kind))}; return a decision from skip(), redirect(), abort(), ask() or replaceResult()`;
   }
 }
 
@@ -164,6 +231,8 @@ const DECISION_WORDS: Readonly<Record<string, string>> = {
   abort: "abort('reason')",
   skip: "skip('reason', stub)",
   redirect: 'redirect({ newArgs })',
+  ask: "ask('reason')",
+  replace: 'replaceResult(result)',
   continue: 'nothing (or CONTINUE)',
 };
 
@@ -212,6 +281,10 @@ export function normaliseDecision(value: HookDecision): HookDecision {
       return abort(value.reason);
     case 'redirect':
       return redirect({ newArgs: value.newArgs as ToolArgs | undefined, newTool: value.newTool, reason: value.reason });
+    case 'ask':
+      return ask(value.reason, { deniedResult: value.deniedResult });
+    case 'replace':
+      return replaceResult(value.result, value.reason ?? '');
   }
 }
 
@@ -244,6 +317,13 @@ function copyInto(target: ToolArgs, source: Readonly<ToolArgs>): void {
       target[key] = source[key];
     }
   }
+}
+
+/** What is wrong with an Ask's reason, worded to follow "ask(reason) "; undefined when usable. */
+function askReasonProblem(reason: unknown): string | undefined {
+  if (typeof reason !== 'string') return `must be a string, got ${typeName(reason)}`;
+  if (reason.trim() === '') return `must be a non-empty string (the approver is shown it), got ${JSON.stringify(reason)}`;
+  return undefined;
 }
 
 function requireString(value: unknown, what: string): void {

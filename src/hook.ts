@@ -24,13 +24,91 @@ export type HookErrorKind = 'threw' | 'timeout' | 'invalid_decision' | 'invalid_
 
 /**
  * How a tool call ended:
- * - `completed`: the tool ran and its result stands (after any re-executions);
+ * - `completed`: the tool ran and its result stands (after any re-executions, or replaced by an
+ *   after_tool Replace);
  * - `skipped`: a before_tool Skip returned a stub instead;
  * - `recovered`: the tool failed and an onError Skip or a retry produced the result;
  * - `aborted`: a {@link HookAbortError} ended the call;
- * - `failed`: the tool's error escaped.
+ * - `failed`: the tool's error escaped;
+ * - `denied`: a hook asked for approval and did not get it; the tool never ran.
  */
-export type Outcome = 'completed' | 'skipped' | 'recovered' | 'aborted' | 'failed';
+export type Outcome = 'completed' | 'skipped' | 'recovered' | 'aborted' | 'failed' | 'denied';
+
+/**
+ * How an approval ended. Every outcome but `approved` denies the call (fail closed):
+ * - `approved`: the approver approved;
+ * - `denied`: the approver refused;
+ * - `expired`: no answer within `approvalTimeoutMs`, or the call's signal aborted the wait;
+ * - `error`: the approver threw, or answered something that is not an {@link ApprovalResponse};
+ * - `no_approver`: there was no way to ask (no `approver` on the runner, none from the adapter).
+ */
+export type ApprovalOutcome = 'approved' | 'denied' | 'expired' | 'error' | 'no_approver';
+
+/**
+ * What an {@link Approver} is asked: the tool and arguments the call would run (after the other hooks'
+ * Redirect, if any), why, and by which hook.
+ *
+ * @example
+ * ```ts
+ * const approver: Approver = (request) => {
+ *   console.log(`${request.hook} asks: run ${request.toolName} ${request.redactedArgs}? (${request.reason})`);
+ *   return { approved: false, reason: 'nobody here' };
+ * };
+ * ```
+ */
+export interface ApprovalRequest {
+  /** Unique per approval; the `toolhooks.approval.id` the call's telemetry links back to. */
+  readonly id: string;
+  /** The tool the call would run. */
+  readonly toolName: string;
+  /** The arguments the call would run with (a copy: changing it changes nothing; answer with `args` to edit). */
+  readonly args: ToolArgs;
+  /**
+   * The arguments as JSON with the runner's redaction rules applied (secret-looking keys `[REDACTED]`,
+   * long strings cut): what to show a person, whether or not `capture.args` is on.
+   */
+  readonly redactedArgs: string;
+  /** The asking hook's reason. */
+  readonly reason: string;
+  /** The asking hook's name. */
+  readonly hook: string;
+  /** The tool call's id, when the caller knows it. */
+  readonly callId?: string;
+  /** Aborts when the wait is over (timeout, or the call's signal): stop asking and return. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * An approver's answer. `approved: true` may edit the arguments (`args`, merged over the call's like a
+ * Redirect's `newArgs`, and recorded as `toolhooks.approval.edited`); `approved: false` may say why.
+ * `approver` is an opaque reference to who decided (`"on-call"`, a user id), recorded as
+ * `toolhooks.approval.approver`: never put personal data there that your telemetry must not hold.
+ *
+ * @example
+ * ```ts
+ * const yes: ApprovalResponse = { approved: true, approver: 'on-call' };
+ * const no: ApprovalResponse = { approved: false, reason: 'not during the freeze', approver: 'on-call' };
+ * ```
+ */
+export type ApprovalResponse =
+  | { readonly approved: true; readonly args?: ToolArgs; readonly approver?: string }
+  | { readonly approved: false; readonly reason?: string; readonly approver?: string };
+
+/**
+ * Decides whether a call that a hook asked about may run. Anything but `{ approved: true }` — a
+ * refusal, a throw, a junk answer, no answer within `approvalTimeoutMs` — denies the call.
+ * Calls wait independently: an approver may be asked about several calls at once.
+ *
+ * @example
+ * ```ts
+ * const runner = new HookRunner({
+ *   hooks: [{ name: 'mail-gate', beforeTool: (tool) => (tool === 'send_email' ? ask('outgoing mail') : undefined) }],
+ *   approver: async (request) => ((await slack.confirm(request.reason)) ? { approved: true, approver: 'slack' } : { approved: false }),
+ *   approvalTimeoutMs: 60_000,
+ * });
+ * ```
+ */
+export type Approver = (request: ApprovalRequest) => MaybePromise<ApprovalResponse>;
 
 /** What to do when a hook throws, times out or returns junk: go on (`open`) or abort the call (`closed`). */
 export type FailureMode = 'open' | 'closed';
@@ -127,14 +205,48 @@ export interface ToolEvent {
   readonly callId?: string;
   /** The agent the call belongs to (`agentName` of the flow, else of the runner), when known. */
   readonly agentName?: string;
+  /**
+   * Whether an enforce-mode hook was invoked in the call's before_tool phase: a call no hook could
+   * have stopped is ungated (`toolhooks.gated` on `toolhooks.tool.calls`). Always set by the runner.
+   */
+  readonly gated?: boolean;
+  /** How the approval ended, when a hook asked for one. */
+  readonly approval?: ApprovalOutcome;
+  /** Whether an after_tool Replace supplied the result. */
+  readonly replaced?: boolean;
   /** The call's arguments as redacted JSON; only with `capture.args` on. */
   readonly arguments?: string;
   /** The call's result as redacted JSON; only with `capture.results` on and a call that returned. */
   readonly result?: string;
 }
 
+/** The end of one approval wait, delivered to every observer. */
+export interface ApprovalEvent {
+  readonly type: 'approval';
+  /** The tool the call would run (after the other hooks' Redirect, if any). */
+  readonly toolName: string;
+  /** The approval's id (`toolhooks.approval.id`). */
+  readonly id: string;
+  /** The asking hook. */
+  readonly hook: string;
+  /** The asking hook's reason, cut to the capture's `maxLength`. */
+  readonly reason: string;
+  readonly outcome: ApprovalOutcome;
+  /** The approver's opaque reference, when it gave one. */
+  readonly approver?: string;
+  /** The approver's reason for a refusal, when it gave one. */
+  readonly denialReason?: string;
+  /** Whether the approver edited the arguments. */
+  readonly edited: boolean;
+  /** For `error`: what the approver threw, or a TypeError describing the junk it answered. */
+  readonly error?: unknown;
+  /** How long the wait took. */
+  readonly durationMs: number;
+  readonly callId?: string;
+}
+
 /** What observers (`onEvent`) receive. */
-export type ToolHookEvent = PhaseEvent | ToolEvent;
+export type ToolHookEvent = PhaseEvent | ToolEvent | ApprovalEvent;
 
 /**
  * A hook around tool calls. Every member is optional; methods may be sync or async and may return

@@ -11,8 +11,8 @@
  * @packageDocumentation
  */
 export { VERSION } from './version.js';
-export { CONTINUE, skip, redirect, abort, isHookDecision } from './decisions.js';
-export type { Continue, Skip, Redirect, Abort, HookDecision, DecisionKind } from './decisions.js';
+export { CONTINUE, skip, redirect, abort, ask, replaceResult, isHookDecision } from './decisions.js';
+export type { Continue, Skip, Redirect, Abort, Ask, Replace, HookDecision, DecisionKind } from './decisions.js';
 export { HookAbortError, HookTimeoutError, InvalidHookDecisionError, InvalidRedirectTargetError } from './errors.js';
 export type {
   ToolArgs,
@@ -31,6 +31,11 @@ export type {
   PhaseHookRecord,
   ShadowedDecision,
   HookFailure,
+  ApprovalOutcome,
+  ApprovalRequest,
+  ApprovalResponse,
+  ApprovalEvent,
+  Approver,
 } from './hook.js';
 export { HookRunner } from './runner/hook-runner.js';
 export type { HookRunnerOptions, RunOptions } from './runner/hook-runner.js';

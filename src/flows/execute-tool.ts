@@ -4,8 +4,8 @@
  * What each decision does: docs/flows.md.
  */
 import type { Span } from '@opentelemetry/api';
-import type { HookDecision, Redirect, Skip } from '../decisions.js';
-import { mergeArgs } from '../decisions.js';
+import type { HookDecision, Redirect, Replace, Skip } from '../decisions.js';
+import { mergeArgs, redirect } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
 import type { ToolArgs } from '../hook.js';
 import { runnerCore } from '../runner/core.js';
@@ -186,6 +186,8 @@ export interface RetryPolicy {
   readonly maxAttempts: number;
   /** What a Skip's stub becomes as the call's result. */
   stub(decision: Skip): unknown;
+  /** What an after_tool Replace's result becomes as the call's result. */
+  replaced(result: unknown): unknown;
   /** A before_tool Redirect: the input of every attempt from now on. */
   redirect(decision: Redirect): void;
   /**
@@ -211,20 +213,27 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
     // Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
     let before = call.before(args);
     if (before instanceof Promise) before = await before;
+    // An approval settled in before_tool: denied, `before` is a Skip with the denial result as its
+    // stub; approved, the flow applies E itself (an approver's edits are not a Redirect).
+    const approval = call.approval;
     if (before.kind === 'skip') {
-      call.outcome = 'skipped';
+      call.outcome = approval === undefined ? 'skipped' : 'denied';
       const stub = retry === undefined ? before.stubResult : retry.stub(before);
       // afterTool still sees the stub (and its Abort still raises); nothing is re-executed for a tool that never ran.
-      const after = call.after(args, stub, 0, attempt);
-      if (after instanceof Promise) await after;
-      return call.returned(stub);
+      return await afterThenReturn(call, args, stub, 0, attempt, retry);
     }
+    if (approval !== undefined) before = approval.effective;
     if (before.kind === 'redirect') {
       if (retry === undefined) args = applyRedirect(call, args, before);
       else {
         call.redirected = true;
         retry.redirect(before);
       }
+    }
+    const edits = approval?.edits;
+    if (edits !== undefined) {
+      if (retry === undefined) args = mergeArgs(args, edits);
+      else retry.redirect(redirect({ newArgs: edits }));
     }
     // The duration is for afterTool hooks only: without any, the clock is not read.
     const timed = call.timesExecution;
@@ -248,12 +257,12 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
         if (decision.kind === 'skip') {
           call.outcome = 'recovered';
           if (retry === undefined) return call.returned(decision.stubResult);
-          return await afterThenReturn(call, args, retry.stub(decision), started, attempt);
+          return await afterThenReturn(call, args, retry.stub(decision), started, attempt, retry);
         }
         if (retry !== undefined) {
           if (!retry.again(decision, error, attempt)) {
             call.markFailed(error);
-            return await afterThenReturn(call, args, retry.exhausted(error, attempt), started, attempt);
+            return await afterThenReturn(call, args, retry.exhausted(error, attempt), started, attempt, retry);
           }
           call.retries += 1;
           if (decision.kind === 'redirect') call.redirected = true;
@@ -273,6 +282,7 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
       const durationMs = timed ? performance.now() - started : 0;
       let after = call.after(args, result, durationMs, attempt);
       if (after instanceof Promise) after = await after;
+      if (after.kind === 'replace') return call.returned(replacedResult(call, after, retry));
       if (after.kind === 'redirect' && call.reexecutions < plan.maxReexecutions) {
         call.reexecutions += 1;
         attempt += 1;
@@ -287,11 +297,27 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
   }
 }
 
-/** Runs after_tool with `value` (a retry policy's stub or exhaustion result) and ends the call with it. */
-async function afterThenReturn<S>(call: ToolCall<S>, args: ToolArgs, value: unknown, started: number, attempt: number): Promise<unknown> {
-  const after = call.after(args, value, started === 0 ? 0 : performance.now() - started, attempt);
-  if (after instanceof Promise) await after;
-  return call.returned(value);
+/**
+ * Runs after_tool with `value` (a stub, a denial result, a retry policy's exhaustion result) and ends
+ * the call with it — or with a Replace's result.
+ */
+async function afterThenReturn<S>(
+  call: ToolCall<S>,
+  args: ToolArgs,
+  value: unknown,
+  started: number,
+  attempt: number,
+  retry: RetryPolicy | undefined,
+): Promise<unknown> {
+  let after = call.after(args, value, started === 0 ? 0 : performance.now() - started, attempt);
+  if (after instanceof Promise) after = await after;
+  return call.returned(after.kind === 'replace' ? replacedResult(call, after, retry) : value);
+}
+
+/** The result a winning Replace gives the call (as text under a retry policy). */
+function replacedResult<S>(call: ToolCall<S>, decision: Replace, retry: RetryPolicy | undefined): unknown {
+  call.replaced = true;
+  return retry === undefined ? decision.result : retry.replaced(decision.result);
 }
 
 function applyRedirect<S>(call: ToolCall<S>, args: ToolArgs, decision: Redirect): ToolArgs {

@@ -45,11 +45,11 @@ export function defaultEnrichNote(note: string, error: unknown): string {
 /**
  * Runs `operation(note)` up to `maxAttempts` times inside one `execute_tool` span.
  * - before_tool: Skip returns the stub (JSON-serialised unless a string); Redirect's `newArgs.note`
- *   replaces the note; Abort raises.
+ *   replaces the note; Abort raises; a denied approval returns the denial result like a Skip's stub.
  * - each failed attempt runs on_error: Abort raises (cause: the error), Skip returns the stub,
  *   Redirect's `newArgs.note` is the next note, Continue enriches the note with the error.
  * - exhaustion returns `{"success":false,"error":"<last message>","attempts":n}` as a string.
- * - after_tool fires once, with the final string.
+ * - after_tool fires once, with the final string; a Replace's result (as text) is returned instead.
  *
  * @example
  * ```ts
@@ -130,7 +130,11 @@ class NotePolicy implements RetryPolicy {
   }
 
   stub(decision: Skip): string {
-    return serialiseStub(decision);
+    return serialiseStub(decision.stubResult);
+  }
+
+  replaced(result: unknown): string {
+    return serialiseStub(result);
   }
 
   redirect(decision: Redirect): void {
@@ -158,9 +162,14 @@ function noteFrom(decision: { newArgs?: Readonly<Record<string, unknown>> }, fal
   return typeof next === 'string' ? next : fallback;
 }
 
-/** The text a Skip's stub becomes: a string as is, anything else as JSON. */
-function serialiseStub(decision: Skip): string {
-  return typeof decision.stubResult === 'string' ? decision.stubResult : (JSON.stringify(decision.stubResult) as string);
+/**
+ * The text a stub (a Skip's, a denial's) or a replaced result becomes: a string as is, anything else as
+ * JSON — or its string form when it has none (a hook's own Skip stub is checked before it gets here).
+ */
+function serialiseStub(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const serialised = callSync(() => JSON.stringify(value));
+  return serialised.ok && typeof serialised.value === 'string' ? serialised.value : String(value);
 }
 
 /**

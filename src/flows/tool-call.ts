@@ -14,14 +14,18 @@ import type { HookDecision, Skip } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
 import { HookAbortError } from '../errors.js';
-import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
+import type { Approver, Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
-import type { PhaseRequest } from '../runner/phase.js';
+import type { ApprovalRecord } from '../runner/approval.js';
+import type { CallTally, PhaseRequest } from '../runner/phase.js';
 import type { ArgsCopy } from '../runner/read-only-args.js';
 import { reportTelemetryFailure } from '../telemetry/failures.js';
 import { endSpan, hasTraceId, isDroppedSpanIn, isRecording, setSpanAttributes, startSpan } from '../telemetry/span.js';
 import { attributeLengthLimit } from '../telemetry/span-limits.js';
 import {
+  ATTR_APPROVAL_ID,
+  ATTR_APPROVAL_OUTCOME,
+  ATTR_RESULT_REPLACED,
   ATTR_ATTEMPT,
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_AGENT_NAME,
@@ -67,6 +71,8 @@ export interface CallSpec<S> {
   readonly isKnownTool?: ((tool: string) => boolean) | undefined;
   /** A flow's own check of a Skip's stub. */
   readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
+  /** An adapter's own way to ask for approval (its framework's); wins over the runner's `approver`. */
+  readonly approver?: Approver | undefined;
 }
 
 /** The phase request a call reuses for each of its phases (they run one after another). */
@@ -77,7 +83,7 @@ class CallPhaseRequest implements PhaseRequest {
   value: unknown = undefined;
   durationMs = 0;
   attempt = 1;
-  readonly tally = { hookErrors: 0 };
+  readonly tally: CallTally = { hookErrors: 0, gated: false, approval: undefined };
   readonly argsCopy: ArgsCopy = { source: undefined, copy: undefined };
 
   constructor(
@@ -94,6 +100,7 @@ class CallPhaseRequest implements PhaseRequest {
     const requested = spec.toolName;
     this.isKnownTool = known === undefined ? undefined : (tool) => tool === requested || known(tool);
     this.skipCheck = spec.checkSkip;
+    this.approver = spec.approver;
   }
 
   /** A Skip's stub is used in before_tool and on_error; after the tool ran, a Skip is ignored anyway. */
@@ -106,12 +113,15 @@ class CallPhaseRequest implements PhaseRequest {
   readonly signal: AbortSignal | undefined;
   readonly isKnownTool: ((tool: string) => boolean) | undefined;
   readonly skipCheck: ((decision: Skip) => string | undefined) | undefined;
+  readonly approver: Approver | undefined;
 }
 
 /** One tool call: its span, its counters, its phases, and how it ended. */
 export class ToolCall<S = unknown> {
-  /** How the call ends when it returns normally; the flow sets `skipped` or `recovered`. */
-  outcome: Extract<Outcome, 'completed' | 'skipped' | 'recovered'> = 'completed';
+  /** How the call ends when it returns normally; the flow sets `skipped`, `recovered` or `denied`. */
+  outcome: Extract<Outcome, 'completed' | 'skipped' | 'recovered' | 'denied'> = 'completed';
+  /** Whether an after_tool Replace supplied the result. */
+  replaced = false;
   effectiveToolName: string;
   redirected = false;
   retries = 0;
@@ -239,6 +249,11 @@ export class ToolCall<S = unknown> {
     return this.#core.run(request);
   }
 
+  /** How the call's approval ended, once before_tool settled one. */
+  get approval(): ApprovalRecord | undefined {
+    return this.#request.tally.approval;
+  }
+
   /** Whether after_tool hooks exist (the flows read the clock only for them). */
   get timesExecution(): boolean {
     return this.#core.hasHooks('after_tool');
@@ -304,6 +319,7 @@ export class ToolCall<S = unknown> {
     const failed = outcome === 'aborted' || outcome === 'failed';
     const errorType = failed ? errorTypeOf(error) : undefined;
     const capturedResult = !failed && capture.results ? capture.serializeWithin(result, this.#lengthLimit) : undefined;
+    const approval = this.#request.tally.approval;
     if (span !== undefined) {
       const attributes: Attributes = {
         [ATTR_OUTCOME]: outcome,
@@ -313,6 +329,11 @@ export class ToolCall<S = unknown> {
         [ATTR_HOOK_ERRORS]: this.#request.tally.hookErrors,
       };
       if (this.redirected) attributes[ATTR_TOOL_EFFECTIVE_NAME] = this.effectiveToolName;
+      if (approval !== undefined) {
+        attributes[ATTR_APPROVAL_OUTCOME] = approval.outcome;
+        attributes[ATTR_APPROVAL_ID] = approval.id;
+      }
+      if (this.replaced) attributes[ATTR_RESULT_REPLACED] = true;
       if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
       if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
       setSpanAttributes(span, 'execute_tool attributes', attributes, failed ? capture.limit(errorMessage(error)) : undefined);
@@ -326,7 +347,10 @@ export class ToolCall<S = unknown> {
         durationMs: performance.now() - this.#started,
         retries: this.retries,
         reexecutions: this.reexecutions,
+        gated: this.#request.tally.gated,
       };
+      if (approval !== undefined) event.approval = approval.outcome;
+      if (this.replaced) event.replaced = true;
       if (errorType !== undefined) event.errorType = errorType;
       if (error instanceof HookAbortError) event.reason = capture.limit(error.reason);
       if (this.callId !== undefined) event.callId = this.callId;

@@ -5,9 +5,18 @@ import { isSpanContextValid } from '@opentelemetry/api';
 import pino from 'pino';
 import type { Level, LevelWithSilentOrString, Logger } from 'pino';
 import { anything, object, readOptions, string } from '../internal/validate.js';
-import type { PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
+import type { ApprovalEvent, PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
 import { activeSpanContext } from '../telemetry/span.js';
 import {
+  ATTR_APPROVAL_APPROVER,
+  ATTR_APPROVAL_DENIAL_REASON,
+  ATTR_APPROVAL_DURATION_MS,
+  ATTR_APPROVAL_EDITED,
+  ATTR_APPROVAL_HOOK,
+  ATTR_APPROVAL_ID,
+  ATTR_APPROVAL_OUTCOME,
+  ATTR_RESULT_REPLACED,
+  LOG_MSG_APPROVAL_PREFIX,
   ATTR_DECISION,
   ATTR_DECISION_REASON,
   ATTR_DECISION_WINNER,
@@ -72,8 +81,9 @@ type Fields = Record<string, unknown>;
 
 /**
  * Writes one pino record per tool outcome (`info`, `warn` for aborted and failed), per non-Continue hook
- * decision (`info`), per shadowed decision (`info`) and per swallowed hook failure (`warn`, with the
- * error serialised by pino's `err` serializer). Every record carries `trace_id`, `span_id` and
+ * decision (`info`), per shadowed decision (`info`), per swallowed hook failure (`warn`, with the
+ * error serialised by pino's `err` serializer) and per approval outcome (`info` for approved and
+ * denied, `warn` for expired, error and no_approver: a gate nobody answered). Every record carries `trace_id`, `span_id` and
  * `trace_flags` of the span active when the event was delivered (the phase span or the `execute_tool`
  * span), so logs and traces join up. Field names are the span attribute names (`gen_ai.tool.name`,
  * `toolhooks.outcome`, ...). Argument and result values are logged only when the runner's `capture` option
@@ -110,7 +120,8 @@ export class LoggingHook implements ToolHook {
   onEvent(event: ToolHookEvent): void {
     try {
       if (event.type === 'tool') this.#logTool(event);
-      else this.#logPhase(event);
+      else if (event.type === 'phase') this.#logPhase(event);
+      else if (event.type === 'approval') this.#logApproval(event);
     } catch (error) {
       this.#failures.report(`${this.name} could not log an event`, error);
     }
@@ -127,6 +138,8 @@ export class LoggingHook implements ToolHook {
     fields[ATTR_RETRIES] = event.retries;
     fields[ATTR_REEXECUTIONS] = event.reexecutions;
     fields[ATTR_TOOL_DURATION_MS] = roundMs(event.durationMs);
+    if (event.approval !== undefined) fields[ATTR_APPROVAL_OUTCOME] = event.approval;
+    if (event.replaced === true) fields[ATTR_RESULT_REPLACED] = true;
     if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
     // Present only with capture on, already redacted and bounded by the runner's one capture module.
     if (event.arguments !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = event.arguments;
@@ -173,6 +186,25 @@ export class LoggingHook implements ToolHook {
       if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
       this.#write('warn', fields, LOG_MSG_HOOK_FAILED);
     }
+  }
+
+  #logApproval(event: ApprovalEvent): void {
+    const level: Level = event.outcome === 'approved' || event.outcome === 'denied' ? 'info' : 'warn';
+    if (!this.#logger.isLevelEnabled(level)) return;
+    const fields: Fields = {
+      [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
+      [ATTR_APPROVAL_ID]: event.id,
+      [ATTR_APPROVAL_HOOK]: event.hook,
+      [ATTR_APPROVAL_OUTCOME]: event.outcome,
+    };
+    if (event.reason !== '') fields[ATTR_DECISION_REASON] = event.reason;
+    if (event.approver !== undefined) fields[ATTR_APPROVAL_APPROVER] = event.approver;
+    if (event.denialReason !== undefined && event.denialReason !== '') fields[ATTR_APPROVAL_DENIAL_REASON] = event.denialReason;
+    fields[ATTR_APPROVAL_EDITED] = event.edited;
+    if (Number.isFinite(event.durationMs)) fields[ATTR_APPROVAL_DURATION_MS] = roundMs(event.durationMs);
+    if (event.error !== undefined) fields.err = serialisableError(event.error);
+    if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
+    this.#write(level, fields, `${LOG_MSG_APPROVAL_PREFIX} ${event.outcome}`);
   }
 
   #write(level: Level, fields: Fields, msg: string): void {

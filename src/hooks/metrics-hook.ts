@@ -5,8 +5,11 @@
 import { metrics, ValueType } from '@opentelemetry/api';
 import type { Attributes, Counter, Histogram, Meter, MeterProvider } from '@opentelemetry/api';
 import { anything, object, readOptions, string } from '../internal/validate.js';
-import type { PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
+import type { ApprovalEvent, PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
 import {
+  APPROVAL_DURATION_BUCKETS,
+  ATTR_APPROVAL_OUTCOME,
+  ATTR_GATED,
   ATTR_DECISION,
   ATTR_DECISION_SHADOWED,
   ATTR_ERROR_TYPE,
@@ -21,6 +24,8 @@ import {
   ATTR_PHASE,
   HOOK_DURATION_BUCKETS,
   INSTRUMENTATION_NAME,
+  METRIC_APPROVAL_DURATION,
+  METRIC_APPROVAL_REQUESTS,
   METRIC_HOOK_DECISIONS,
   METRIC_HOOK_DURATION,
   METRIC_HOOK_ERRORS,
@@ -59,11 +64,15 @@ interface Instruments {
   readonly hookDecisions: Counter;
   readonly hookErrors: Counter;
   readonly hookDuration: Histogram;
+  readonly approvalRequests: Counter;
+  readonly approvalDuration: Histogram;
 }
 
 /**
  * Records tool-call and hook metrics from the observer channel (`onEvent`): call counts and durations
- * by outcome, every hook decision (shadowed ones flagged), swallowed hook errors and hook latency.
+ * by outcome (calls flagged `toolhooks.gated` when an enforce-mode hook saw them first), every hook
+ * decision (shadowed ones flagged), swallowed hook errors, hook latency, and approvals by outcome
+ * with the time spent waiting for them.
  * It issues no decisions, so its place in the hook list does not matter: it sees aborts raised by
  * hooks registered before it. Attributes are names and enums only (no reasons, no arguments), so the
  * series count stays bounded by tools × hooks × outcomes. It never throws.
@@ -104,7 +113,8 @@ export class MetricsHook implements ToolHook {
     try {
       const instruments = this.#instruments.get();
       if (event.type === 'tool') recordTool(instruments, event);
-      else recordPhase(instruments, event);
+      else if (event.type === 'phase') recordPhase(instruments, event);
+      else if (event.type === 'approval') recordApproval(instruments, event);
     } catch (error) {
       // Metrics must never disturb a tool call.
       this.#failures.report(`${this.name} could not record an event`, error);
@@ -135,12 +145,26 @@ function createInstruments(meter: Meter): Instruments {
       '{error}',
     ),
     hookDuration: histogram(METRIC_HOOK_DURATION, 'Duration of one hook method invocation.', HOOK_DURATION_BUCKETS),
+    approvalRequests: counter(
+      METRIC_APPROVAL_REQUESTS,
+      'Approvals hooks asked for, by outcome; every outcome but approved denied the call.',
+      '{request}',
+    ),
+    approvalDuration: histogram(
+      METRIC_APPROVAL_DURATION,
+      'Time tool calls spent waiting for an approval (the wait alone).',
+      APPROVAL_DURATION_BUCKETS,
+    ),
   };
 }
 
 function recordTool(instruments: Instruments, event: ToolEvent): void {
   // Two objects, never one mutated after use: the SDK keeps the first attributes object of each series.
-  instruments.toolCalls.add(1, { [ATTR_GEN_AI_TOOL_NAME]: event.toolName, [ATTR_OUTCOME]: event.outcome });
+  instruments.toolCalls.add(1, {
+    [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
+    [ATTR_OUTCOME]: event.outcome,
+    [ATTR_GATED]: event.gated === true,
+  });
   if (!isDuration(event.durationMs)) return;
   const attributes: Attributes = {
     [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
@@ -178,6 +202,20 @@ function recordPhase(instruments: Instruments, event: PhaseEvent): void {
       [ATTR_HOOK_MODE]: failure.mode ?? 'enforce',
     });
   }
+}
+
+function recordApproval(instruments: Instruments, event: ApprovalEvent): void {
+  instruments.approvalRequests.add(1, {
+    [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
+    [ATTR_HOOK_NAME]: event.hook,
+    [ATTR_APPROVAL_OUTCOME]: event.outcome,
+  });
+  if (!isDuration(event.durationMs)) return;
+  instruments.approvalDuration.record(event.durationMs / 1000, {
+    [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
+    [ATTR_HOOK_NAME]: event.hook,
+    [ATTR_APPROVAL_OUTCOME]: event.outcome,
+  });
 }
 
 function isDuration(ms: number): boolean {

@@ -7,6 +7,10 @@
  */
 import type { HrTime } from '@opentelemetry/api';
 import {
+  ATTR_APPROVAL_APPROVER,
+  ATTR_APPROVAL_DENIAL_REASON,
+  ATTR_APPROVAL_EDITED,
+  ATTR_APPROVAL_OUTCOME,
   ATTR_ATTEMPT,
   ATTR_DECISION,
   ATTR_DECISION_HOOK,
@@ -32,6 +36,7 @@ import {
   EVENT_HOOK_DECISION,
   EVENT_HOOK_DECISION_SHADOWED,
   EVENT_HOOK_ERROR,
+  SPAN_APPROVAL,
   SPAN_EXECUTE,
 } from '../telemetry/semconv.js';
 import { boolean, func, readOptions } from '../internal/validate.js';
@@ -142,6 +147,7 @@ export class TreeSpanExporter implements SpanExporter {
   }
 
   #describe(span: ReadableSpan): string {
+    if (span.name === SPAN_APPROVAL) return this.#approval(span);
     const a = span.attributes;
     const duration = `${(toMs(span.endTime) - toMs(span.startTime)).toFixed(1)} ms`;
     const parts = [this.#bold(show(span.name)), this.#dim(duration)];
@@ -185,6 +191,19 @@ export class TreeSpanExporter implements SpanExporter {
       );
     }
     return `· ${show(name)}`;
+  }
+
+  /** The wait for an approval, and who decided: `? approval: approved by on-call (4.2 s)`. */
+  #approval(span: ReadableSpan): string {
+    const a = span.attributes;
+    const outcome = show(a[ATTR_APPROVAL_OUTCOME] ?? 'unknown');
+    const by = a[ATTR_APPROVAL_APPROVER] === undefined ? '' : ` by ${show(a[ATTR_APPROVAL_APPROVER])}`;
+    const edited = a[ATTR_APPROVAL_EDITED] === true ? ' with edited arguments' : '';
+    const why = a[ATTR_APPROVAL_DENIAL_REASON] === undefined ? '' : ` "${printedLine(String(a[ATTR_APPROVAL_DENIAL_REASON]))}"`;
+    const ms = toMs(span.endTime) - toMs(span.startTime);
+    const wait = this.#dim(`(${ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(1)} ms`})`);
+    const text = `? approval: ${outcome}${by}${edited}${why}`;
+    return `${outcome === 'approved' ? this.#green(text) : this.#yellow(text)} ${wait}`;
   }
 
   #outcome(outcome: string): string {

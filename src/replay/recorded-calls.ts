@@ -49,7 +49,7 @@ export interface RecordedCall {
   readonly attempt: number;
 }
 
-const DECISIONS: readonly string[] = ['continue', 'skip', 'redirect', 'abort'];
+const DECISIONS: readonly string[] = ['continue', 'skip', 'redirect', 'abort', 'ask', 'replace'];
 
 function isExecuteTool(span: RecordedSpan): boolean {
   const operation = span.attributes.get(ATTR_GEN_AI_OPERATION_NAME);

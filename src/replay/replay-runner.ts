@@ -1,6 +1,7 @@
 /**
  * The runner replay uses: the user's hooks, in their order, plus one observer that reads each phase's
- * outcome (winning hook, reasons, swallowed failures). It records no telemetry, and hooks that only
+ * outcome (winning hook, reasons, swallowed failures). It never has an approver: a hook that asks is
+ * reported as asking, and no approver is ever called. It records no telemetry, and hooks that only
  * observe (MetricsHook, LoggingHook) are not called, so a replay writes no logs or metrics.
  * @internal
  */
@@ -46,6 +47,12 @@ function runnerOptions<S>(hooks: ReplayHooks<S>): HookRunnerOptions<S> {
   throw new ReplayInputError(`hooks must be an array of hooks, a HookRunner or runner options ({ hooks }), got ${typeName(hooks)}`);
 }
 
+function askReplay(event: PhaseEvent): PhaseReplay {
+  const winner = event.winner ?? null;
+  const asked = event.hooks.find((record) => record.hook === winner && record.decision === 'ask');
+  return { replayed: { decision: 'ask', hook: winner, reason: asked?.reason ?? null }, decision: undefined, errors: event.errors };
+}
+
 /** Runs the before_tool and after_tool phases of recorded calls through the user's hooks; never runs a tool. */
 export class ReplayRunner<S = unknown> {
   readonly #runner: HookRunner<S>;
@@ -88,6 +95,9 @@ export class ReplayRunner<S = unknown> {
     try {
       const decision = await run();
       const event = this.#last as PhaseEvent | undefined;
+      // A policy that now asks: reported as the Ask it is. The runner has no approver (the options
+      // above never carry one), so the wait ends at once as no_approver and nobody is asked.
+      if (event?.decision === 'ask') return askReplay(event);
       const reason = decision.kind === 'continue' ? null : decision.reason;
       const hook = decision.kind === 'continue' ? null : (event?.winner ?? null);
       return { replayed: { decision: decision.kind, hook, reason }, decision, errors: event?.errors ?? [] };

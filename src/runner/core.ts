@@ -9,7 +9,7 @@ import { CONTINUE } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { callObserver, callSync } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
-import type { Phase, ToolHookEvent } from '../hook.js';
+import type { Approver, Phase, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import { recordEvent, startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Matched, PhaseRequest } from './phase.js';
@@ -35,6 +35,10 @@ export class RunnerCore<S = unknown> {
     readonly tracer: Tracer,
     readonly capture: Capture,
     readonly agentName: string | undefined,
+    /** Who decides the calls a hook asks about; undefined: nobody (an Ask is denied as `no_approver`). */
+    readonly approver: Approver | undefined = undefined,
+    /** How long an approval may take; 0 = no limit. */
+    readonly approvalTimeoutMs = 0,
   ) {
     const byPhase = {} as Record<Phase, readonly HookEntry<S>[]>;
     const allMatched = {} as Record<Phase, Matched<S> | undefined>;
@@ -67,6 +71,8 @@ export class RunnerCore<S = unknown> {
     if (candidates.length === 0) return CONTINUE;
     const matched = this.#allMatched[phase] ?? this.#match(candidates, request.toolName);
     if (matched.entries.length === 0) return CONTINUE;
+    const tally = request.tally;
+    if (tally !== undefined && phase === 'before_tool' && !tally.gated) tally.gated = anyEnforced(matched.entries);
     const span = request.traced === false ? undefined : startPhaseSpan(this.tracer, phase, request.toolName);
     return runPhase(this, request, matched, span);
   }
@@ -113,6 +119,13 @@ export class RunnerCore<S = unknown> {
     }
   }
 }
+
+/** Whether an enforce-mode hook is among the invoked ones: a hook that could have stopped the call. */
+function anyEnforced<S>(entries: readonly HookEntry<S>[]): boolean {
+  for (const entry of entries) if (entry.mode !== 'audit') return true;
+  return false;
+}
+
 
 /**
  * Runner → core, shared by the package's ESM and CommonJS builds (both loaded in one process), so either

@@ -20,6 +20,7 @@ import { VERSION } from '../version.js';
 export type { HookRunnerOptions, RunOptions } from './options.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
 
 /**
  * Runs hooks around tool calls and aggregates their decisions: hooks run in registration order, the
@@ -52,6 +53,8 @@ export class HookRunner<S = unknown> {
     if (options.tracer !== undefined && typeof (options.tracer as { startSpan?: unknown }).startSpan !== 'function') {
       throw new TypeError('HookRunner: tracer must be an OpenTelemetry Tracer (with startSpan)');
     }
+    // Checked by readRunnerOptions: 0 (no limit) up to the longest timer Node keeps.
+    const approvalTimeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
     const hooks = options.hooks ?? [];
     if (!Array.isArray(hooks)) throw new TypeError(`HookRunner: hooks must be an array, got ${typeName(hooks)}`);
     const entries = hooks.map((hook, index) => createHookEntry(hook, index, { timeoutMs, failureMode }));
@@ -61,12 +64,18 @@ export class HookRunner<S = unknown> {
       options.tracer ?? trace.getTracer(INSTRUMENTATION_NAME, VERSION),
       resolveCapture(options.capture),
       options.agentName,
+      options.approver,
+      approvalTimeoutMs,
     );
     attachCore(this, this.#core);
   }
 
   /**
    * Runs the `beforeTool` hooks. Returns the winning decision; throws {@link HookAbortError} on Abort.
+   * When a hook asked for approval, it waits for the runner's `approver` and never returns the Ask:
+   * approved, the decision the other hooks made (a Redirect carrying the approver's argument edits,
+   * when any); denied, a Skip whose stub is the denial result — so a caller that handles only Skip
+   * and Redirect never runs a denied call.
    *
    * @example
    * ```ts
@@ -78,8 +87,9 @@ export class HookRunner<S = unknown> {
   }
 
   /**
-   * Runs the `afterTool` hooks with the tool's result. A winning Skip has no meaning after the tool
-   * ran: it is recorded, warned about and returned as Continue.
+   * Runs the `afterTool` hooks with the tool's result. The first Replace (return its `result`
+   * instead) or Redirect (re-execute) wins. A Skip has no meaning after the tool ran: it is recorded,
+   * warned about and takes no part.
    *
    * @example
    * ```ts

@@ -6,11 +6,11 @@
 import type { Tracer } from '@opentelemetry/api';
 import { typeName } from '../internal/describe.js';
 import { isPlainObject } from '../decisions.js';
-import type { FailureMode, Phase, ToolArgs, ToolHook } from '../hook.js';
+import type { Approver, FailureMode, Phase, ToolArgs, ToolHook } from '../hook.js';
 import type { HOOK_METHODS } from './misuse.js';
 import { RUNNER_OPTION_HINTS, looksLikeHook, singleHookError } from './misuse.js';
 import type { CaptureOptions } from '../telemetry/capture/options.js';
-import { abortSignal, anything, count, duration, oneOf, readOptions, string, stringList } from '../internal/validate.js';
+import { abortSignal, anything, count, duration, func, oneOf, readOptions, string, stringList } from '../internal/validate.js';
 
 /**
  * Options of a {@link HookRunner}.
@@ -33,6 +33,16 @@ export interface HookRunnerOptions<S = unknown> extends NotAHook {
   capture?: CaptureOptions;
   /** The agent the tool calls belong to, recorded as `gen_ai.agent.name`; a flow's own `agentName` wins. */
   agentName?: string;
+  /**
+   * Decides the calls a hook asks about (`ask(reason)`). Without one, every Ask is denied
+   * (`no_approver`): a gate never fails open. See docs/protocol.md (Approvals).
+   */
+  approver?: Approver;
+  /**
+   * How long an approval may take, in milliseconds, before the call is denied as `expired`; 0 = no
+   * limit. Default 300 000 (5 minutes); at most 2 147 483 647.
+   */
+  approvalTimeoutMs?: number;
 }
 
 /** Hook members as `never`: a hook object passed as runner options does not type-check. */
@@ -61,6 +71,8 @@ const RUNNER_CHECKS = {
   failureMode: oneOf('open', 'closed'),
   capture: anything,
   agentName: string,
+  approver: func,
+  approvalTimeoutMs: duration(0),
 } as const;
 const RUNNER_OPTIONS: readonly string[] = Object.keys(RUNNER_CHECKS);
 const RUN_CHECKS = { callId: string, attempt: count(1), signal: abortSignal, knownTools: stringList } as const;

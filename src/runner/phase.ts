@@ -6,9 +6,9 @@
  * The fold is one piece because each step reads and writes the same running state.
  * @internal
  */
-import type { Span } from '@opentelemetry/api';
+import type { Context, Span } from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
-import type { HookDecision, Skip } from '../decisions.js';
+import type { Ask, HookDecision, Skip } from '../decisions.js';
 import { CONTINUE, abort } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { HookAbortError } from '../errors.js';
@@ -16,10 +16,12 @@ import { InvocationContext } from './context.js';
 import type { Settled } from './guard.js';
 import { callUser } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
-import type { HookFailure, Phase, PhaseEvent, ShadowedDecision, ToolArgs } from '../hook.js';
+import type { Approver, HookFailure, Phase, PhaseEvent, ShadowedDecision, ToolArgs } from '../hook.js';
 import type { DroppedEvents, PhaseEventBuffer, PhaseSpanEvent } from '../telemetry/phase-span.js';
 import { endPhaseSpan, phaseEventBuffer, recordEvent } from '../telemetry/phase-span.js';
 import { isRecording } from '../telemetry/span.js';
+import type { ApprovalRecord } from './approval.js';
+import { PendingApproval, settleApproval } from './approval.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
 import { failureRecord, hookRecord, shadowedRecord } from './records.js';
@@ -52,10 +54,22 @@ export interface PhaseRequest {
    * started — a child of a span that does not record need not exist to keep the trace whole.
    */
   readonly traced?: boolean;
-  /** Counts the swallowed hook errors of a whole call (a flow's `toolhooks.hook.errors`). */
-  readonly tally?: { hookErrors: number };
   /** The call's frozen copy of its arguments for hooks, shared by its phases. */
   readonly argsCopy?: ArgsCopy;
+  /** The adapter's own way to ask (a framework's approval UI); wins over the runner's `approver`. */
+  readonly approver?: Approver | undefined;
+  /** What a flow learns about its whole call from its phases. */
+  readonly tally?: CallTally;
+}
+
+/** Written by the phases of one call, read by the flow when the call ends. */
+export interface CallTally {
+  /** Swallowed hook errors over all phases (`toolhooks.hook.errors`). */
+  hookErrors: number;
+  /** Whether an enforce-mode hook was invoked in before_tool (`toolhooks.gated`). */
+  gated: boolean;
+  /** How the call's approval ended, when a hook asked for one. */
+  approval: ApprovalRecord | undefined;
 }
 
 /** The hooks of one phase that apply to a tool, with the failures of matchers that threw. */
@@ -77,6 +91,12 @@ class PhaseRun<S> {
    * see all traffic, so their "would abort" counts are not low), and then the Abort is raised.
    */
   aborted = false;
+  /** The first enforced Ask (before_tool), which later Asks are shadowed by. */
+  asker: HookEntry<S> | undefined = undefined;
+  ask: Ask | undefined = undefined;
+  askRecord: OpenHookRecord | undefined = undefined;
+  /** The context the phase was called in (set when it has a span): where an approval waits. */
+  outer: Context | undefined = undefined;
   /** Observer records, kept only when there are observers. */
   readonly records: OpenHookRecord[] | undefined;
   readonly shadowed: ShadowedDecision[] | undefined;
@@ -112,7 +132,9 @@ export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched:
   const recording = span !== undefined && isRecording(span) ? span : undefined;
   const run = new PhaseRun<S>(request, matched, recording, core.hasObservers, core.observerCount);
   if (span === undefined) return aggregate(core, run);
-  return context.with(trace.setSpan(context.active(), span), aggregate, undefined, core, run);
+  const outer = context.active();
+  run.outer = outer;
+  return context.with(trace.setSpan(outer, span), aggregate, undefined, core, run);
 }
 
 /** Invokes the matched hooks in order; goes asynchronous only at the first hook that returns a promise. */
@@ -185,8 +207,8 @@ function abortTimedOut<S>(_run: PhaseRun<S>, entry: HookEntry<S>, ctx: Invocatio
 
 function verdictOf<S>(settled: Settled, hookName: string, run: PhaseRun<S>): Verdict {
   if (!settled.ok) return new HookFailed(settled.kind, settled.error);
-  const { toolName, isKnownTool, checkSkip } = run.request;
-  return checkDecision(settled.value, hookName, { toolName, isKnownTool, checkSkip });
+  const { phase, toolName, isKnownTool, checkSkip } = run.request;
+  return checkDecision(settled.value, hookName, { phase, toolName, isKnownTool, checkSkip });
 }
 
 /** Records one hook's verdict and folds it into the phase's decision; true when an Abort ends the phase. */
@@ -211,15 +233,33 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
 
   // An audit hook's decision is recorded above and nothing more: no first-wins, no shadowing, no Abort.
   if (audit || decision.kind === 'continue') return false;
+  // An Ask does not compete with Skip and Redirect: it asks for approval of whichever wins (see end).
+  if (decision.kind === 'ask') {
+    const asker = run.asker;
+    if (asker === undefined) {
+      run.asker = entry;
+      run.ask = decision;
+      run.askRecord = record;
+    } else {
+      shadow(core, run, entry.name, decision, asker.name, record, false);
+    }
+    return false;
+  }
+  if (decision.kind === 'skip' && run.request.phase === 'after_tool') {
+    // The tool has run: a Skip means nothing here, and takes no part (a later Replace or Redirect wins).
+    report(
+      'warn',
+      `toolhooks: hook "${entry.name}" returned Skip in after_tool for tool "${run.request.toolName}"; ` +
+        'the tool has already run, so the Skip is ignored and treated as Continue',
+    );
+    return false;
+  }
   const winner = run.winner;
   if (winner === undefined || decision.kind === 'abort') {
     // An Abort wins even over an earlier Skip/Redirect, which it shadows.
     if (winner !== undefined && run.winning.kind !== 'continue') {
-      run.shadowedCount += 1;
-      if (span !== undefined) note(core, run, span, { type: 'shadowed', hook: winner.name, decision: run.winning, winner: entry.name });
       // Nothing is shadowed before the first winner, so the earlier winner goes first: hook order.
-      run.shadowed?.unshift(shadowedRecord(winner.name, run.winning, core.capture));
-      if (run.winnerRecord !== undefined) run.winnerRecord.shadowedBy = entry.name;
+      shadow(core, run, winner.name, run.winning, entry.name, run.winnerRecord, true);
     }
     run.winner = entry;
     run.winning = decision;
@@ -231,11 +271,26 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     }
     return false;
   }
-  run.shadowedCount += 1;
-  if (span !== undefined) note(core, run, span, { type: 'shadowed', hook: entry.name, decision, winner: winner.name });
-  run.shadowed?.push(shadowedRecord(entry.name, decision, core.capture));
-  if (record !== undefined) record.shadowedBy = winner.name;
+  shadow(core, run, entry.name, decision, winner.name, record, false);
   return false;
+}
+
+/** Records `hook`'s decision as shadowed by `winner`'s: span event, observer entry (first or last), its record. */
+function shadow<S>(
+  core: RunnerCore<S>,
+  run: PhaseRun<S>,
+  hook: string,
+  decision: HookDecision,
+  winner: string,
+  record: OpenHookRecord | undefined,
+  first: boolean,
+): void {
+  run.shadowedCount += 1;
+  if (run.span !== undefined) note(core, run, run.span, { type: 'shadowed', hook, decision, winner });
+  const entry = shadowedRecord(hook, decision, core.capture);
+  if (first) run.shadowed?.unshift(entry);
+  else run.shadowed?.push(entry);
+  if (record !== undefined) record.shadowedBy = winner;
 }
 
 /** Writes one phase event to the span, or holds it when the phase's events might not fit; returns its place when held. */
@@ -265,29 +320,36 @@ function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, 
   return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
 }
 
-/** Ends the phase: observers, span summary, and the decision (or the HookAbortError). */
-function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
+/**
+ * Ends the phase: observers, span summary, and the decision (or the HookAbortError). A phase in which
+ * a hook asked and nothing skipped or aborted shows as `ask` (its winner the asking hook) and
+ * returns the approval still to be settled.
+ */
+function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision | Promise<HookDecision> {
   const { phase, toolName, callId } = run.request;
   const span = run.span;
-  let winning = run.winning;
-  let winner = run.winner;
-  if (phase === 'after_tool' && winning.kind === 'skip' && winner !== undefined) {
-    report(
-      'warn',
-      `toolhooks: hook "${winner.name}" returned Skip in after_tool for tool "${toolName}"; ` +
-        'the tool has already run, so the Skip is ignored and treated as Continue',
-    );
-    winning = CONTINUE;
-    winner = undefined;
+  const winning = run.winning;
+  let shown: HookDecision['kind'] = winning.kind;
+  let winnerName = winning.kind === 'continue' ? undefined : run.winner?.name;
+  let pending: PendingApproval | undefined;
+  const asker = run.asker;
+  if (asker !== undefined && run.ask !== undefined) {
+    if (winning.kind === 'skip' || winning.kind === 'abort') {
+      // Nothing would run, so there is nothing to approve.
+      shadow(core, run, asker.name, run.ask, winnerName ?? '', run.askRecord, false);
+    } else if (winning.kind === 'continue' || winning.kind === 'redirect') {
+      pending = new PendingApproval(run.ask, asker.name, winning);
+      shown = 'ask';
+      winnerName = asker.name;
+    }
   }
-  const winnerName = winning.kind === 'continue' ? undefined : winner?.name;
   let dropped: DroppedEvents | undefined;
   if (run.records !== undefined && run.shadowed !== undefined && run.errors !== undefined) {
     const event: PhaseEvent = {
       type: 'phase',
       phase,
       toolName,
-      decision: winning.kind,
+      decision: shown,
       ...(winnerName === undefined ? {} : { winner: winnerName }),
       hooks: run.records,
       shadowed: run.shadowed,
@@ -304,7 +366,7 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
   }
   if (span !== undefined) {
     endPhaseSpan(span, {
-      decision: winning.kind,
+      decision: shown,
       winner: winnerName,
       invoked: run.matched.entries.length,
       shadowed: run.shadowedCount,
@@ -313,5 +375,6 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision {
     });
   }
   if (winning.kind === 'abort') throw new HookAbortError(winning.reason, winnerName, run.abortCause);
+  if (pending !== undefined) return settleApproval(core, run.request, pending, run.outer);
   return winning;
 }

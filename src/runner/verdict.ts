@@ -7,7 +7,7 @@ import type { HookDecision, Skip } from '../decisions.js';
 import { CONTINUE, describeInvalidDecision, isIssuedDecision, normaliseDecision } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
 import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../errors.js';
-import type { HookErrorKind } from '../hook.js';
+import type { HookErrorKind, Phase } from '../hook.js';
 
 /** A hook that failed: threw, timed out, or returned something that is not a usable decision. */
 export class HookFailed {
@@ -22,6 +22,8 @@ export type Verdict = HookDecision | HookFailed;
 
 /** What a phase checks a decision against, beyond its shape. */
 interface DecisionRules {
+  /** Ask belongs to before_tool and Replace to after_tool: anywhere else each is invalid. */
+  readonly phase: Phase;
   readonly toolName: string;
   /** Whether a Redirect may name `tool`; undefined accepts every target. */
   readonly isKnownTool: ((tool: string) => boolean) | undefined;
@@ -41,6 +43,12 @@ export function checkDecision(value: unknown, hookName: string, rules: DecisionR
     decision = normaliseDecision(once as HookDecision);
   } catch (error) {
     return invalid(`hook "${hookName}" returned an unreadable decision (${errorMessage(error)}); return a decision from skip(), redirect() or abort()`);
+  }
+  if (decision.kind === 'ask' && rules.phase !== 'before_tool') {
+    return invalid(`hook "${hookName}" returned ask() in ${rules.phase}; ask for approval in beforeTool, before the tool runs`);
+  }
+  if (decision.kind === 'replace' && rules.phase !== 'after_tool') {
+    return invalid(`hook "${hookName}" returned replaceResult() in ${rules.phase}; replace a result in afterTool, once the tool has one`);
   }
   if (decision.kind === 'skip' && rules.checkSkip !== undefined) {
     const problem = rules.checkSkip(decision);

@@ -15,6 +15,8 @@ export const SPAN_BEFORE_TOOL = 'toolhooks.before_tool';
 export const SPAN_AFTER_TOOL = 'toolhooks.after_tool';
 export const SPAN_ON_ERROR = 'toolhooks.on_error';
 export const SPAN_EXECUTE = 'toolhooks.execute';
+/** The wait for an approval: a child of `execute_tool`, after its before_tool phase span. */
+export const SPAN_APPROVAL = 'toolhooks.approval';
 
 // Span events
 export const EVENT_HOOK_DECISION = 'toolhooks.hook.decision';
@@ -71,6 +73,25 @@ export const ATTR_REDIRECT_NEW_TOOL = 'toolhooks.redirect.new_tool';
 export const ATTR_REDIRECT_ARG_KEYS = 'toolhooks.redirect.arg_keys';
 /** Redirect arguments as a redacted JSON string; only with `capture.args` on. */
 export const ATTR_REDIRECT_ARGS = 'toolhooks.redirect.args';
+/** Whether an after_tool Replace supplied the call's result (`execute_tool`). */
+export const ATTR_RESULT_REPLACED = 'toolhooks.result.replaced';
+/** Whether an enforce-mode hook was invoked in the call's before_tool phase (`toolhooks.tool.calls`). */
+export const ATTR_GATED = 'toolhooks.gated';
+
+// Approvals (the `toolhooks.approval` span; outcome also on `execute_tool` and the approval metrics)
+/** Unique per approval; what the approver was given as `request.id`. */
+export const ATTR_APPROVAL_ID = 'toolhooks.approval.id';
+/** The hook that asked (the first asking hook). */
+export const ATTR_APPROVAL_HOOK = 'toolhooks.approval.hook';
+/** `approved | denied | expired | error | no_approver`. */
+export const ATTR_APPROVAL_OUTCOME = 'toolhooks.approval.outcome';
+/** The opaque reference the approver returned (`approver`), when it gave one. */
+export const ATTR_APPROVAL_APPROVER = 'toolhooks.approval.approver';
+/** Whether the approver edited the arguments (an edit is not a Redirect). */
+export const ATTR_APPROVAL_EDITED = 'toolhooks.approval.edited';
+/** The approver's reason for a refusal, when it gave one (cut to `capture.maxLength`). */
+export const ATTR_APPROVAL_DENIAL_REASON = 'toolhooks.approval.denial_reason';
+export const APPROVAL_OUTCOMES = ['approved', 'denied', 'expired', 'error', 'no_approver'] as const;
 
 // Metrics (OTel names; Prometheus names in the comments)
 /** Histogram, seconds → `gen_ai_execute_tool_duration_seconds`. */
@@ -83,6 +104,10 @@ export const METRIC_HOOK_DECISIONS = 'toolhooks.hook.decisions';
 export const METRIC_HOOK_ERRORS = 'toolhooks.hook.errors';
 /** Histogram, seconds → `toolhooks_hook_duration_seconds`. */
 export const METRIC_HOOK_DURATION = 'toolhooks.hook.duration';
+/** Counter `{request}` → `toolhooks_approval_requests_total`. */
+export const METRIC_APPROVAL_REQUESTS = 'toolhooks.approval.requests';
+/** Histogram, seconds (the wait alone) → `toolhooks_approval_duration_seconds`. */
+export const METRIC_APPROVAL_DURATION = 'toolhooks.approval.duration';
 /** Bucket boundaries of `gen_ai.execute_tool.duration` (GenAI semantic conventions). */
 export const TOOL_DURATION_BUCKETS: readonly number[] = Object.freeze([
   0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
@@ -94,6 +119,13 @@ export const TOOL_DURATION_BUCKETS: readonly number[] = Object.freeze([
  */
 export const HOOK_DURATION_BUCKETS: readonly number[] = Object.freeze([
   0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+]);
+/**
+ * Bucket boundaries of `toolhooks.approval.duration`, in seconds. Automatic approvers answer in
+ * milliseconds, people in seconds to minutes, up to the default 5-minute timeout (300 s) and beyond.
+ */
+export const APPROVAL_DURATION_BUCKETS: readonly number[] = Object.freeze([
+  0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800,
 ]);
 
 // Log records (LoggingHook). Fields that mean the same as a span attribute use its name (above);
@@ -112,6 +144,10 @@ export const LOG_MSG_DECISION_PREFIX = 'hook decided';
 export const LOG_MSG_SHADOWED = 'hook decision shadowed';
 /** Message prefix of an audit hook's decision: "hook would abort". */
 export const LOG_MSG_AUDIT_PREFIX = 'hook would';
+/** How long an approval wait took, in milliseconds (the `toolhooks.approval` span's duration). */
+export const ATTR_APPROVAL_DURATION_MS = 'toolhooks.approval.duration_ms';
+/** Message prefix of an approval record: `approval approved`, `approval expired`, ... */
+export const LOG_MSG_APPROVAL_PREFIX = 'approval';
 /** Message of a swallowed hook failure record. */
 export const LOG_MSG_HOOK_FAILED = 'hook failed';
 

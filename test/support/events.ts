@@ -1,5 +1,5 @@
 // Observer events shaped the way the runner delivers them (src/hook.ts), for the built-in hooks' tests.
-import type { PhaseEvent, ToolEvent } from '../../src/hook.js';
+import type { ApprovalEvent, PhaseEvent, ToolEvent } from '../../src/hook.js';
 
 export function toolEvent(overrides: Partial<ToolEvent> = {}): ToolEvent {
   return {
@@ -47,4 +47,18 @@ export function busyPhase(overrides: Partial<PhaseEvent> = {}): PhaseEvent {
     errors: [{ hook: 'broken', kind: 'threw', error: failure, mode: 'enforce' }],
     ...overrides,
   });
+}
+
+export function approvalEvent(overrides: Partial<ApprovalEvent> = {}): ApprovalEvent {
+  return {
+    type: 'approval',
+    toolName: 'send_email',
+    id: 'appr-1',
+    hook: 'mail-gate',
+    reason: 'outgoing mail',
+    outcome: 'approved',
+    edited: false,
+    durationMs: 4200,
+    ...overrides,
+  };
 }

@@ -21,13 +21,14 @@ import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve as resolvePath } from 'node:path';
 
 /** A program the tests know how to install. */
-export type KnownProgram = 'promtool' | 'prometheus' | 'docker-compose';
+export type KnownProgram = 'promtool' | 'prometheus' | 'docker-compose' | 'tmux';
 
 /** The Debian/Ubuntu package that provides each program. */
 const DEBIAN_PACKAGE: Readonly<Record<KnownProgram, string>> = {
   promtool: 'prometheus',
   prometheus: 'prometheus',
   'docker-compose': 'docker-compose',
+  tmux: 'tmux',
 };
 
 /**

@@ -32,6 +32,11 @@ export interface TestTracing {
   spansNamed(name: string): ReadableSpan[];
   /** The one finished span with this name; fails the test when there is not exactly one. */
   onlySpan(name: string): ReadableSpan;
+  /**
+   * The names of the finished children of `span`, in start order. Start times may be whole milliseconds:
+   * spans that start in the same one keep the order they finished in (the sort is stable).
+   */
+  childNames(span: ReadableSpan): string[];
   reset(): void;
   /** The `toolhooks.outcome` of each finished `execute_tool {toolName}` span, in the order they ended. */
   outcomesOf(toolName: string): unknown[];
@@ -56,6 +61,12 @@ export function createTestTracing(): TestTracing {
       expect(spans, `spans named ${name}`).toHaveLength(1);
       return spans[0] as ReadableSpan;
     },
+    childNames: (parent) =>
+      exporter
+        .getFinishedSpans()
+        .filter((span) => span.parentSpanContext?.spanId === parent.spanContext().spanId)
+        .sort((a, b) => (a.startTime[0] - b.startTime[0]) * 1e9 + (a.startTime[1] - b.startTime[1]))
+        .map((span) => span.name),
     reset: () => exporter.reset(),
     outcomesOf: (toolName) => exporter.getFinishedSpans().filter((span) => span.name === `execute_tool ${toolName}`).map((span) => span.attributes[ATTR_OUTCOME]),
     runner: <S>(hooks: ToolHook<S>[], options: Omit<HookRunnerOptions<S>, 'hooks' | 'tracer'> = {}) => new HookRunner<S>({ ...options, hooks, tracer }),

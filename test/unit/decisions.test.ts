@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONTINUE, HookAbortError, VERSION, abort, isHookDecision, redirect, skip } from '../../src/index.js';
+import { CONTINUE, HookAbortError, VERSION, abort, ask, isHookDecision, redirect, replaceResult, skip } from '../../src/index.js';
+import type { HookDecision } from '../../src/index.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 describe('decisions', () => {
@@ -63,6 +64,60 @@ describe('decisions', () => {
     expect(isHookDecision('continue')).toBe(false);
     expect(isHookDecision(null)).toBe(false);
     expect(isHookDecision(undefined)).toBe(false);
+  });
+});
+
+describe('ask and replaceResult', () => {
+  it('are frozen plain decisions like the others', () => {
+    expect(ask('emails leave the company')).toEqual({ kind: 'ask', reason: 'emails leave the company', deniedResult: undefined });
+    expect(ask('refund', { deniedResult: { refunded: false } })).toEqual({ kind: 'ask', reason: 'refund', deniedResult: { refunded: false } });
+    expect(replaceResult('[scrubbed]')).toEqual({ kind: 'replace', result: '[scrubbed]', reason: '' });
+    expect(replaceResult(null, 'PII')).toEqual({ kind: 'replace', result: null, reason: 'PII' });
+    for (const decision of [ask('r'), replaceResult(1)]) {
+      expect(Object.isFrozen(decision)).toBe(true);
+      expect(Object.getPrototypeOf(decision)).toBe(Object.prototype);
+    }
+  });
+
+  it("ask('') is a TypeError: an approver must be told why it is asked", () => {
+    expect(() => ask('')).toThrow(TypeError);
+    expect(() => ask('')).toThrow(/ask\(reason\) must be a non-empty string .*got ""/);
+    expect(() => ask('   ')).toThrow(/non-empty/);
+    expect(() => ask(undefined as unknown as string)).toThrow(/ask\(reason\) must be a string, got undefined/);
+    expect(() => ask('r', 'denied' as unknown as { deniedResult: unknown })).toThrow(/takes an options object \{ deniedResult \}, got a string|got string/);
+  });
+
+  it('replaceResult() without a result is a TypeError; null is a result', () => {
+    expect(() => (replaceResult as (...a: unknown[]) => unknown)()).toThrow(TypeError);
+    expect(() => (replaceResult as (...a: unknown[]) => unknown)()).toThrow(/replaceResult\(result\) needs the result/);
+    expect(() => replaceResult('x', 3 as unknown as string)).toThrow(/reason\) must be a string, got number/);
+    expect(replaceResult(null).result).toBeNull();
+  });
+
+  it('isHookDecision knows both, as constructed decisions and as plain literals', () => {
+    expect(isHookDecision(ask('r'))).toBe(true);
+    expect(isHookDecision({ kind: 'ask', reason: 'r' })).toBe(true);
+    expect(isHookDecision({ kind: 'ask', reason: '' })).toBe(false);
+    expect(isHookDecision({ kind: 'ask' })).toBe(false);
+    expect(isHookDecision(replaceResult(0))).toBe(true);
+    expect(isHookDecision({ kind: 'replace', result: 'x' })).toBe(true);
+    expect(isHookDecision({ kind: 'replace' })).toBe(false);
+    expect(isHookDecision({ kind: 'replace', result: 'x', reason: 1 })).toBe(false);
+  });
+
+  it('narrow on kind', () => {
+    const summary = (decision: HookDecision): string => {
+      switch (decision.kind) {
+        case 'ask':
+          return `ask ${decision.reason} ${String(decision.deniedResult)}`;
+        case 'replace':
+          return `replace ${String(decision.result)}`;
+        default:
+          return decision.kind;
+      }
+    };
+    expect(summary(ask('why', { deniedResult: 'no' }))).toBe('ask why no');
+    expect(summary(replaceResult(7))).toBe('replace 7');
   });
 });
 

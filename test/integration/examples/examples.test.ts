@@ -45,14 +45,17 @@ describe('examples', () => {
     expect(out).toMatch(/announce\s+ok\s+announce: done/);
   });
 
-  it('demo: prints 20 trace trees and a summary with the abort rate', () => {
+  it('demo: prints 22 trace trees and a summary with the abort rate, one approved and one denied mail', () => {
     const out = runExample('demo');
-    expect(out.match(/^execute_tool /gm)).toHaveLength(20);
-    expect(out).toMatch(/tool calls\s+20/);
+    expect(out.match(/^execute_tool /gm)).toHaveLength(22);
+    expect(out).toMatch(/tool calls\s+22/);
     expect(out).toMatch(/aborted\s+3/);
     expect(out).toMatch(/skipped\s+2/);
     expect(out).toMatch(/recovered\s+4/);
-    expect(out).toMatch(/abort rate\s+15\.0%/);
+    expect(out).toMatch(/denied\s+1/);
+    expect(out).toMatch(/abort rate\s+13\.6%/);
+    expect(out).toMatch(/\? approval: approved by on-call \(/);
+    expect(out).toMatch(/\? approval: denied by on-call "mail outside the team needs a ticket" \(/);
     expect(out).toMatch(/hook errors\s+2/);
     expect(out).toMatch(/audit-log: threw TypeError/);
   });
@@ -64,7 +67,7 @@ describe('examples', () => {
       expect(stdout).toContain(`Traces, metrics and logs were sent to ${receiver.url}`);
       expect(stdout).not.toMatch(/^execute_tool /m); // no trees when exporting
       const roots = receiver.spans().filter((s) => s.name.startsWith('execute_tool '));
-      expect(roots).toHaveLength(20);
+      expect(roots).toHaveLength(22);
       expect(roots.filter((s) => s.attributes['toolhooks.outcome'] === 'aborted')).toHaveLength(3);
       expect(receiver.metrics().some((m) => m.name === 'toolhooks.tool.calls')).toBe(true);
       expect(receiver.logs().length).toBeGreaterThan(0);
@@ -78,7 +81,7 @@ describe('examples', () => {
     const url = receiver.url;
     await receiver.stop(); // nothing listens there now
     const { stdout, stderr } = await runExampleAsync('demo', { OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_TIMEOUT: '1000' });
-    expect(stdout).toMatch(/tool calls\s+20/);
+    expect(stdout).toMatch(/tool calls\s+22/);
     expect(stderr.match(/could not be reached/g)).toHaveLength(1);
     expect(stdout).toContain(`The collector at ${url} could not be reached`);
   });

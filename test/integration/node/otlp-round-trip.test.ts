@@ -34,6 +34,7 @@ import {
   ATTR_HOOK_NAME,
   ATTR_HOOKS_INVOKED,
   ATTR_ATTEMPT,
+  ATTR_GATED,
   ATTR_OUTCOME,
   ATTR_PHASE,
   ATTR_REDIRECT_ARG_KEYS,
@@ -357,7 +358,8 @@ function expectMetrics(r: OtlpReceiver, batches: number): void {
     expect(point.sum).toBeGreaterThan(0);
   }
   const tool = (name: string, outcome: string, errorType?: string): string =>
-    key({ [ATTR_GEN_AI_TOOL_NAME]: name, [ATTR_OUTCOME]: outcome, ...(errorType === undefined ? {} : { [ATTR_ERROR_TYPE]: errorType }) });
+    // Every call of the app goes through its enforce-mode policy hook: all gated.
+    key({ [ATTR_GEN_AI_TOOL_NAME]: name, [ATTR_OUTCOME]: outcome, [ATTR_GATED]: true, ...(errorType === undefined ? {} : { [ATTR_ERROR_TYPE]: errorType }) });
   const timed = (name: string, outcome: string, errorType?: string): string =>
     key({
       [ATTR_GEN_AI_TOOL_NAME]: name,

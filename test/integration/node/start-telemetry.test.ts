@@ -39,7 +39,7 @@ function recordToolCall(): { traceId: string; spanId: string } {
   return trace.getTracer('toolhooks').startActiveSpan('execute_tool shell', (span) => {
     for (const hook of [metricsHook, loggingHook]) {
       hook.onEvent(busyPhase({ toolName: 'shell' }));
-      hook.onEvent(toolEvent({ toolName: 'shell', outcome: 'aborted', errorType: 'HookAbortError', reason: 'no', durationMs: 120 }));
+      hook.onEvent(toolEvent({ toolName: 'shell', outcome: 'aborted', errorType: 'HookAbortError', reason: 'no', durationMs: 120, gated: true }));
     }
     span.end();
     return span.spanContext();
@@ -482,7 +482,7 @@ function expectRoundTrip(r: OtlpReceiver, span: { traceId: string; spanId: strin
   const calls = r.latestMetric('toolhooks.tool.calls');
   expect(calls).toMatchObject({ unit: '{call}', type: 'sum', isMonotonic: true, scope: { name: 'toolhooks' } });
   expect(calls?.resource['service.name']).toBe(serviceName);
-  expect(points(calls)).toEqual([{ attributes: { 'gen_ai.tool.name': 'shell', 'toolhooks.outcome': 'aborted' }, value: 1 }]);
+  expect(points(calls)).toEqual([{ attributes: { 'gen_ai.tool.name': 'shell', 'toolhooks.outcome': 'aborted', 'toolhooks.gated': true }, value: 1 }]);
   const duration = r.latestMetric('gen_ai.execute_tool.duration');
   expect(duration).toMatchObject({ unit: 's', type: 'histogram' });
   expect(duration?.dataPoints).toHaveLength(1);

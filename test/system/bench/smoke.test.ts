@@ -70,7 +70,7 @@ function logKeys(line: string): string {
 describe('benchmark smoke run', () => {
   it('runs every no-SDK scenario (before any SDK is registered) and yields numbers', async () => {
     const scenarios = noSdkScenarios(lib);
-    expect(scenarios.map((s) => s.id)).toEqual(['bare', 'nosdk.hooks-0', 'nosdk.hooks-1', 'nosdk.hooks-2', 'nosdk.hooks-5', 'bare.nested-args', 'nosdk.hooks-2.nested-args']);
+    expect(scenarios.map((s) => s.id)).toEqual(['bare', 'nosdk.hooks-0', 'nosdk.hooks-1', 'nosdk.hooks-2', 'nosdk.hooks-5', 'bare.nested-args', 'nosdk.hooks-2.nested-args', 'nosdk.approved']);
     await expectNumbers(scenarios);
   });
 
@@ -87,8 +87,11 @@ describe('benchmark smoke run', () => {
   it('records the same spans, attributes and events in each library scenario as in its hand-written baseline', async () => {
     const tracingSdk = sdk as TracingSdk;
     const scenarios = sdkScenarios(lib);
-    // The sampled-out and dropped-root scenarios record nothing on either side (their own test below).
-    const pairs = scenarios.filter((s) => s.baseline !== undefined && !s.id.startsWith('sdk.sampled-out') && !s.id.startsWith('sdk.dropped-root'));
+    // The sampled-out and dropped-root scenarios record nothing on either side (their own test below); the
+    // approved scenario is compared with the same call without an Ask and records one span more (its own test).
+    const pairs = scenarios.filter(
+      (s) => s.baseline !== undefined && !s.id.startsWith('sdk.sampled-out') && !s.id.startsWith('sdk.dropped-root') && s.id !== 'sdk.approved',
+    );
     expect(pairs.map((s) => s.id)).toEqual(['sdk.hooks-2', 'sdk.hooks-10', 'sdk.no-hook-invoked', 'sdk.metrics-logs']);
     for (const scenario of pairs) {
       const baseline = scenarios.find((s) => s.id === scenario.baseline) as Scenario;
@@ -124,6 +127,14 @@ describe('benchmark smoke run', () => {
     expect(await hand.call()).toEqual({ hits: 3, limit: 10 });
     expect(await recordShapes(sdk as TracingSdk, library.call, 2)).toEqual([]);
     expect(await recordShapes(sdk as TracingSdk, hand.call, 2)).toEqual([]);
+  });
+
+  it('the approved scenario records the approval span between the phase and the tool, and runs the tool', async () => {
+    const scenario = sdkScenarios(lib).find((s) => s.id === 'sdk.approved') as Scenario;
+    expect(scenario.baseline).toBe('sdk.hooks-2');
+    const names = (await recordShapes(sdk as TracingSdk, scenario.call, 2)).map((shape) => shape.name);
+    expect(names.filter((name) => name === 'toolhooks.approval')).toHaveLength(2);
+    expect(names.filter((name) => name === 'toolhooks.execute')).toHaveLength(2);
   });
 
   it('creates no phase span when no hook is invoked', async () => {

@@ -4,59 +4,29 @@
  * evaluates deploy/prometheus/alerts.yml (the real expressions; only `for:` is zeroed in a temp copy),
  * and the test watches ToolhooksAbortRateHigh fire during the abort storm and resolve after it.
  */
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requirePrograms } from '../../support/programs.js';
-import type { PrometheusAlert, RunningPrometheus } from '../../support/prometheus.js';
-import { startPrometheus } from '../../support/prometheus.js';
-import { freePort } from '../../support/ports.js';
+import type { PrometheusAlert } from '../../support/prometheus.js';
+import type { AlertStack } from '../../support/example-app.js';
+import { startAlertStack } from '../../support/example-app.js';
 
-const root = resolve(import.meta.dirname, '../../..');
 const isAbortAlert = (alert: PrometheusAlert): boolean => alert.labels['alertname'] === 'ToolhooksAbortRateHigh';
 
-let app: ChildProcessWithoutNullStreams | undefined;
-let prometheus: RunningPrometheus | undefined;
+let stack: AlertStack | undefined;
 afterEach(async () => {
-  await prometheus?.stop();
-  app?.kill('SIGKILL');
-  app = prometheus = undefined;
+  await stack?.stop();
+  stack = undefined;
 });
 
 describe('ToolhooksAbortRateHigh against the example app', () => {
   it('fires during an abort storm and resolves when the aborts stop', async (ctx) => {
     const { prometheus: binary } = requirePrograms(ctx, ['prometheus']);
-    const port = await freePort();
-    const child = spawn(join(root, 'node_modules/.bin/tsx'), ['examples/abort-alert-app.ts'], {
-      cwd: root,
-      env: { ...process.env, PROMETHEUS_PORT: String(port) },
-    });
-    app = child;
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    await new Promise<void>((ready, failed) => {
-      const timer = setTimeout(() => failed(new Error(`the app did not start:\n${output}`)), 30_000);
-      child.stdout.on('data', () => {
-        if (output.includes('serving metrics')) {
-          clearTimeout(timer);
-          ready();
-        }
-      });
-      child.on('exit', (code) => failed(new Error(`the app exited with ${String(code)}:\n${output}`)));
-    });
+    stack = await startAlertStack('abort-alert-app', binary);
+    const { app: started, port, prometheus: running } = stack;
+    const child = started.child;
     // The app's own endpoint really serves the counter the rules use.
     const exposition = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(exposition).toMatch(/toolhooks_tool_calls_total\{.*gen_ai_tool_name="shell".*toolhooks_outcome="aborted".*\} \d+/);
-
-    const running = await startPrometheus({
-      binary,
-      target: `127.0.0.1:${port}`,
-      rulesFile: join(root, 'deploy/prometheus/alerts.yml'),
-      zeroFor: true,
-    });
-    prometheus = running;
 
     const firing = await running.waitFor(
       'ToolhooksAbortRateHigh to fire for shell and overall',
@@ -79,6 +49,6 @@ describe('ToolhooksAbortRateHigh against the example app', () => {
     child.stdin.end();
     const code = await new Promise<number | null>((done) => child.on('exit', done));
     expect(code).toBe(0);
-    expect(output).toMatch(/stopping after \d+ calls/);
+    expect(started.output()).toMatch(/stopping after \d+ calls/);
   }, 120_000);
 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ATTR_APPROVAL_OUTCOME,
+  ATTR_GATED,
   ATTR_DECISION,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_HOOK_ERROR_KIND,
@@ -11,6 +13,7 @@ import {
   ATTR_HOOK_NAME,
   ATTR_OUTCOME,
   ATTR_PHASE,
+  METRIC_APPROVAL_REQUESTS,
   METRIC_HOOK_DECISIONS,
   METRIC_HOOK_ERRORS,
   METRIC_TOOL_CALLS,
@@ -75,6 +78,18 @@ describe('Prometheus configuration, checked by the real promtool', () => {
       expect(result.output).toContain('FAILED');
       expect(result.output).toContain('alertname: ToolhooksAbortRateHigh');
     });
+
+    it('fails test rules when the ungated count misses a fresh series (plain increase())', async (ctx) => {
+      const { promtool } = requirePrograms(ctx, ['promtool']);
+      const fresh = '(toolhooks_tool_calls_total{toolhooks_gated="false"} unless toolhooks_tool_calls_total{toolhooks_gated="false"} offset 5m)';
+      const original = await readFile(join(prometheusDir, 'alerts.yml'), 'utf8');
+      expect(original).toContain(fresh);
+      await writeFile(join(dir, 'alerts.yml'), original.replace(fresh, 'vector(0) * 0 unless vector(0)'));
+      await writeFile(join(dir, 'alerts.test.yml'), await readFile(join(prometheusDir, 'alerts.test.yml'), 'utf8'));
+      const result = await runProgram(promtool, ['test', 'rules', join(dir, 'alerts.test.yml')]);
+      expect(result.code, result.output).not.toBe(0);
+      expect(result.output).toContain('alertname: ToolhooksUngatedCalls');
+    });
   });
 });
 
@@ -88,15 +103,21 @@ function withoutComments(yaml: string): string {
 
 describe('alert rules use the names toolhooks exports', () => {
   const exported = {
-    metrics: new Set([METRIC_TOOL_CALLS, METRIC_HOOK_DECISIONS, METRIC_HOOK_ERRORS].map(prometheusCounter)),
-    labels: new Set([ATTR_GEN_AI_TOOL_NAME, ATTR_OUTCOME, ATTR_PHASE, ATTR_HOOK_NAME, ATTR_HOOK_ERROR_KIND, ATTR_DECISION, ATTR_HOOK_MODE].map(prometheusLabel)),
+    metrics: new Set([METRIC_TOOL_CALLS, METRIC_HOOK_DECISIONS, METRIC_HOOK_ERRORS, METRIC_APPROVAL_REQUESTS].map(prometheusCounter)),
+    labels: new Set(
+      [ATTR_GEN_AI_TOOL_NAME, ATTR_OUTCOME, ATTR_PHASE, ATTR_HOOK_NAME, ATTR_HOOK_ERROR_KIND, ATTR_DECISION, ATTR_HOOK_MODE, ATTR_GATED, ATTR_APPROVAL_OUTCOME].map(
+        prometheusLabel,
+      ),
+    ),
   };
 
   it('every raw metric in alerts.yml is a translated toolhooks counter', async () => {
     const rules = withoutComments(await readFile(join(prometheusDir, 'alerts.yml'), 'utf8'));
     // Raw series are the names without a colon; recording-rule names (level:metric:ops) have colons.
     const used = new Set([...rules.matchAll(/(?<![:\w])(toolhooks_[a-z_]+_total)\b/g)].map((m) => m[1]));
-    expect([...used].sort()).toEqual([prometheusCounter(METRIC_HOOK_DECISIONS), prometheusCounter(METRIC_HOOK_ERRORS), prometheusCounter(METRIC_TOOL_CALLS)].sort());
+    expect([...used].sort()).toEqual(
+      [METRIC_APPROVAL_REQUESTS, METRIC_HOOK_DECISIONS, METRIC_HOOK_ERRORS, METRIC_TOOL_CALLS].map(prometheusCounter).sort(),
+    );
     for (const name of used) expect(exported.metrics).toContain(name);
   });
 
@@ -113,5 +134,7 @@ describe('alert rules use the names toolhooks exports', () => {
     expect(labels).toContain(prometheusLabel(ATTR_OUTCOME));
     expect(labels).toContain(prometheusLabel(ATTR_HOOK_ERROR_KIND));
     expect(labels).toContain(prometheusLabel(ATTR_HOOK_MODE));
+    expect(labels).toContain(prometheusLabel(ATTR_GATED));
+    expect(labels).toContain(prometheusLabel(ATTR_APPROVAL_OUTCOME));
   });
 });

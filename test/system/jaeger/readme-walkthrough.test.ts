@@ -5,12 +5,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCRIPT, policyHook } from '../../../examples/agent-tools.js';
+import { MAIL_SCRIPT, SCRIPT, policyHook } from '../../../examples/agent-tools.js';
 import { findProgram, runProgram, type ProgramResult } from '../../support/programs.js';
 import { requireJaeger, startJaeger, tagsOf, type JaegerSpan, type JaegerTrace, type RunningJaeger } from '../../support/jaeger.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SERVICE = 'toolhooks-demo';
+/** Every call the demo makes: the script, then the two gated mails. */
+const CALLS = SCRIPT.length + MAIL_SCRIPT.length;
 
 /** The demo's shell calls the policy hook aborts, by call id, with the reason it gives. */
 function expectedAborts(): Map<string, string> {
@@ -58,7 +60,7 @@ describe('the README walkthrough against a real Jaeger', () => {
     expect(demo.code, demo.output).toBe(0);
     const running = jaeger;
     // Every call of the script is one execute_tool trace; wait until Jaeger has them all.
-    await running.waitFor(`${SCRIPT.length} demo traces`, async () => (await running.findTraces({ service: SERVICE })).length >= SCRIPT.length);
+    await running.waitFor(`${CALLS} demo traces`, async () => (await running.findTraces({ service: SERVICE })).length >= CALLS);
     return running;
   }
 
@@ -164,7 +166,36 @@ describe('the README walkthrough against a real Jaeger', () => {
     }
   });
 
-  it('/api/v3/traces returns the same calls as OTLP JSON (what `toolhooks replay` reads)', async (ctx) => {
+  it('each gated mail has its approval span; the tag search toolhooks.approval.outcome=denied finds the refused one', async (ctx) => {
+    const j = await setUp(ctx);
+    const traces = await j.findTraces({ service: SERVICE, operation: 'execute_tool send_email' });
+    expect(traces).toHaveLength(MAIL_SCRIPT.length);
+    for (const trace of traces) {
+      const call = root(trace);
+      // Start times come back in whole milliseconds, so spans of one millisecond tie: compare as sets, and
+      // the approval's start with the phase's.
+      const kids = childrenOf(trace, call).map((s) => s.operationName).sort();
+      const approval = trace.spans.find((s) => s.operationName === 'toolhooks.approval');
+      expect(approval, 'approval span').toBeDefined();
+      const tags = tagsOf(approval?.tags ?? []);
+      expect(tags).toMatchObject({ 'toolhooks.approval.hook': 'mail-gate', 'toolhooks.approval.approver': 'on-call' });
+      expect(tagsOf(call.tags)['toolhooks.approval.id']).toBe(tags['toolhooks.approval.id']);
+      const before = trace.spans.find((s) => s.operationName === 'toolhooks.before_tool');
+      expect(approval?.startTime).toBeGreaterThanOrEqual(before?.startTime ?? Number.POSITIVE_INFINITY);
+      expect(tagsOf(before?.tags ?? [])).toMatchObject({ 'toolhooks.decision': 'ask', 'toolhooks.decision.hook': 'mail-gate' });
+      if (tags['toolhooks.approval.outcome'] === 'approved') {
+        expect(kids).toEqual(['toolhooks.approval', 'toolhooks.before_tool', 'toolhooks.execute']);
+        expect(tagsOf(call.tags)['toolhooks.outcome']).toBe('completed');
+      } else {
+        expect(kids).toEqual(['toolhooks.approval', 'toolhooks.before_tool']);
+        expect(tags['toolhooks.approval.denial_reason']).toBe('mail outside the team needs a ticket');
+      }
+    }
+    const denied = await j.findTraces({ service: SERVICE, operation: 'execute_tool send_email', tags: { 'toolhooks.approval.outcome': 'denied' } });
+    expect(denied.map((trace) => tagsOf(root(trace).tags)['toolhooks.outcome'])).toEqual(['denied']);
+  });
+
+    it('/api/v3/traces returns the same calls as OTLP JSON (what `toolhooks replay` reads)', async (ctx) => {
     const j = await setUp(ctx);
     const body = (await j.v3Traces({ service: SERVICE })) as {
       result?: { resourceSpans?: { resource?: { attributes?: { key: string; value: { stringValue?: string } }[] }; scopeSpans?: { spans?: { name: string }[] }[] }[] };
@@ -173,6 +204,6 @@ describe('the README walkthrough against a real Jaeger', () => {
     const services = new Set(resourceSpans.flatMap((rs) => (rs.resource?.attributes ?? []).filter((a) => a.key === 'service.name').map((a) => a.value.stringValue)));
     expect([...services]).toEqual([SERVICE]);
     const names = resourceSpans.flatMap((rs) => (rs.scopeSpans ?? []).flatMap((ss) => (ss.spans ?? []).map((s) => s.name)));
-    expect(names.filter((name) => name.startsWith('execute_tool '))).toHaveLength(SCRIPT.length);
+    expect(names.filter((name) => name.startsWith('execute_tool '))).toHaveLength(CALLS);
   });
 });

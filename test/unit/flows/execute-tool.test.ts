@@ -36,11 +36,7 @@ function rootSpan(): ReadableSpan {
 }
 
 function childrenOf(span: ReadableSpan): string[] {
-  return tracing
-    .spans()
-    .filter((s) => s.parentSpanContext?.spanId === span.spanContext().spanId)
-    .sort((a, b) => (a.startTime[0] - b.startTime[0]) * 1e9 + (a.startTime[1] - b.startTime[1]))
-    .map((s) => s.name);
+  return tracing.childNames(span);
 }
 
 describe('executeTool: before_tool decisions', () => {

@@ -9,6 +9,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { LoggingHook, otelDestination } from '../../../src/hooks/index.js';
 import type { ToolHookEvent } from '../../../src/hook.js';
 import {
+  ATTR_APPROVAL_APPROVER,
+  ATTR_APPROVAL_DENIAL_REASON,
+  ATTR_APPROVAL_DURATION_MS,
+  ATTR_APPROVAL_EDITED,
+  ATTR_APPROVAL_HOOK,
+  ATTR_APPROVAL_ID,
+  ATTR_APPROVAL_OUTCOME,
   ATTR_DECISION,
   ATTR_DECISION_REASON,
   ATTR_DECISION_WINNER,
@@ -30,7 +37,7 @@ import {
   LOG_TRACE_FLAGS,
   LOG_TRACE_ID,
 } from '../../../src/telemetry/semconv.js';
-import { busyPhase, phaseEvent, toolEvent } from '../../support/events.js';
+import { approvalEvent, busyPhase, phaseEvent, toolEvent } from '../../support/events.js';
 import { disableGlobalLogs, newTracerProvider, registerLoggerProvider } from '../../support/sdk.js';
 
 type Line = Record<string, unknown>;
@@ -129,6 +136,44 @@ describe('LoggingHook records', () => {
       err: { type: 'TypeError', message: 'cannot read properties of undefined' },
     });
     expect(String((lines[2]?.err as { stack?: unknown }).stack)).toContain('TypeError: cannot read properties of undefined');
+  });
+
+  it('writes one record per approval outcome: info for approved and denied, warn when nobody answered', () => {
+    const { logger, lines } = memoryLogger();
+    const hook = new LoggingHook({ logger });
+    const junk = new TypeError('the approver answered the string "yes" instead of { approved: boolean }');
+    deliverInSpan(
+      hook,
+      approvalEvent({ outcome: 'approved', approver: 'on-call', edited: true, durationMs: 4200.12345, callId: 'call_3' }),
+      approvalEvent({ id: 'appr-2', outcome: 'denied', approver: 'on-call', denialReason: 'not during the freeze' }),
+      approvalEvent({ id: 'appr-3', outcome: 'expired' }),
+      approvalEvent({ id: 'appr-4', outcome: 'error', error: junk }),
+      approvalEvent({ id: 'appr-5', outcome: 'no_approver' }),
+      toolEvent({ toolName: 'send_email', outcome: 'denied', approval: 'expired' }),
+    );
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [30, 'approval approved'],
+      [30, 'approval denied'],
+      [40, 'approval expired'],
+      [40, 'approval error'],
+      [40, 'approval no_approver'],
+      [30, 'tool call denied'],
+    ]);
+    expect(lines[0]).toMatchObject({
+      [ATTR_GEN_AI_TOOL_NAME]: 'send_email',
+      [ATTR_APPROVAL_ID]: 'appr-1',
+      [ATTR_APPROVAL_HOOK]: 'mail-gate',
+      [ATTR_APPROVAL_OUTCOME]: 'approved',
+      [ATTR_APPROVAL_APPROVER]: 'on-call',
+      [ATTR_APPROVAL_EDITED]: true,
+      [ATTR_DECISION_REASON]: 'outgoing mail',
+      [ATTR_APPROVAL_DURATION_MS]: 4200.123,
+      [ATTR_GEN_AI_TOOL_CALL_ID]: 'call_3',
+    });
+    expect(lines[1]).toMatchObject({ [ATTR_APPROVAL_DENIAL_REASON]: 'not during the freeze', [ATTR_APPROVAL_EDITED]: false });
+    expect(lines[2]).not.toHaveProperty(ATTR_APPROVAL_APPROVER);
+    expect(lines[3]).toMatchObject({ err: { type: 'TypeError', message: junk.message } });
+    expect(lines[5]).toMatchObject({ [ATTR_OUTCOME]: 'denied', [ATTR_APPROVAL_OUTCOME]: 'expired' });
   });
 
   it('logs nothing for a phase where every hook continued', () => {

@@ -11,6 +11,9 @@ import type { MetricData } from '@opentelemetry/sdk-metrics';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MetricsHook } from '../../../src/hooks/index.js';
 import {
+  APPROVAL_DURATION_BUCKETS,
+  ATTR_APPROVAL_OUTCOME,
+  ATTR_GATED,
   ATTR_DECISION,
   ATTR_DECISION_SHADOWED,
   ATTR_ERROR_TYPE,
@@ -23,6 +26,8 @@ import {
   ATTR_PHASE,
   HOOK_DURATION_BUCKETS,
   INSTRUMENTATION_NAME,
+  METRIC_APPROVAL_DURATION,
+  METRIC_APPROVAL_REQUESTS,
   METRIC_HOOK_DECISIONS,
   METRIC_HOOK_DURATION,
   METRIC_HOOK_ERRORS,
@@ -31,7 +36,7 @@ import {
   TOOL_DURATION_BUCKETS,
 } from '../../../src/telemetry/semconv.js';
 import { VERSION } from '../../../src/version.js';
-import { busyPhase, phaseEvent, toolEvent } from '../../support/events.js';
+import { approvalEvent, busyPhase, phaseEvent, toolEvent } from '../../support/events.js';
 
 interface Point {
   readonly attributes: Attributes;
@@ -110,8 +115,42 @@ describe('MetricsHook', () => {
     expect(metric?.dataPointType).toBe(DataPointType.SUM);
     const points = await m.points(METRIC_TOOL_CALLS);
     expect(points).toHaveLength(2);
-    expect(find(points, { [ATTR_GEN_AI_TOOL_NAME]: 'search', [ATTR_OUTCOME]: 'completed' })?.value).toBe(2);
-    expect(find(points, { [ATTR_GEN_AI_TOOL_NAME]: 'shell', [ATTR_OUTCOME]: 'aborted' })?.value).toBe(1);
+    expect(find(points, { [ATTR_GEN_AI_TOOL_NAME]: 'search', [ATTR_OUTCOME]: 'completed', [ATTR_GATED]: false })?.value).toBe(2);
+    expect(find(points, { [ATTR_GEN_AI_TOOL_NAME]: 'shell', [ATTR_OUTCOME]: 'aborted', [ATTR_GATED]: false })?.value).toBe(1);
+  });
+
+  it('flags calls an enforce-mode hook gated, and counts denied calls as their own outcome', async () => {
+    const hook = new MetricsHook({ meter: m.meter() });
+    hook.onEvent(toolEvent({ toolName: 'send_email', outcome: 'completed', gated: true }));
+    hook.onEvent(toolEvent({ toolName: 'send_email', outcome: 'denied', gated: true }));
+    hook.onEvent(toolEvent({ toolName: 'send_email', outcome: 'completed', gated: false }));
+    const points = await m.points(METRIC_TOOL_CALLS);
+    expect(points).toHaveLength(3);
+    const tool = { [ATTR_GEN_AI_TOOL_NAME]: 'send_email' };
+    expect(find(points, { ...tool, [ATTR_OUTCOME]: 'completed', [ATTR_GATED]: true })?.value).toBe(1);
+    expect(find(points, { ...tool, [ATTR_OUTCOME]: 'denied', [ATTR_GATED]: true })?.value).toBe(1);
+    expect(find(points, { ...tool, [ATTR_OUTCOME]: 'completed', [ATTR_GATED]: false })?.value).toBe(1);
+  });
+
+  it('counts approvals by tool, asking hook and outcome, and records the wait in seconds', async () => {
+    const hook = new MetricsHook({ meter: m.meter() });
+    hook.onEvent(approvalEvent({ outcome: 'approved', durationMs: 4200, approver: 'on-call' }));
+    hook.onEvent(approvalEvent({ outcome: 'expired', durationMs: 300_000 }));
+    hook.onEvent(approvalEvent({ outcome: 'expired', durationMs: 300_000 }));
+
+    const collected = await m.collect();
+    expect(collected.get(METRIC_APPROVAL_REQUESTS)?.descriptor.unit).toBe('{request}');
+    expect(collected.get(METRIC_APPROVAL_DURATION)?.descriptor.unit).toBe('s');
+    const base = { [ATTR_GEN_AI_TOOL_NAME]: 'send_email', [ATTR_HOOK_NAME]: 'mail-gate' };
+    const requests = await m.points(METRIC_APPROVAL_REQUESTS);
+    expect(find(requests, { ...base, [ATTR_APPROVAL_OUTCOME]: 'approved' })?.value).toBe(1);
+    expect(find(requests, { ...base, [ATTR_APPROVAL_OUTCOME]: 'expired' })?.value).toBe(2);
+    const durations = await m.points(METRIC_APPROVAL_DURATION);
+    const approved = find(durations, { ...base, [ATTR_APPROVAL_OUTCOME]: 'approved' });
+    expect(approved).toMatchObject({ value: 4.2, count: 1 });
+    expect(approved?.boundaries).toEqual(APPROVAL_DURATION_BUCKETS);
+    // The approver's reference is a name from outside: it stays off the metrics (series stay bounded).
+    expect(JSON.stringify(requests)).not.toContain('on-call');
   });
 
   it('records tool durations in seconds with the GenAI bucket boundaries and error.type when present', async () => {
@@ -211,7 +250,9 @@ describe('MetricsHook', () => {
 
     const collected = await m.collect();
     const calls = await m.points(METRIC_TOOL_CALLS);
-    expect(calls).toEqual([expect.objectContaining({ attributes: { [ATTR_GEN_AI_TOOL_NAME]: 'search', [ATTR_OUTCOME]: 'skipped' }, value: 1 })]);
+    expect(calls).toEqual([
+      expect.objectContaining({ attributes: { [ATTR_GEN_AI_TOOL_NAME]: 'search', [ATTR_OUTCOME]: 'skipped', [ATTR_GATED]: false }, value: 1 }),
+    ]);
     expect(m.exporter.getMetrics().at(-1)?.scopeMetrics[0]?.scope).toEqual({ name: INSTRUMENTATION_NAME, version: VERSION, schemaUrl: undefined });
     expect(collected.has(METRIC_TOOL_DURATION)).toBe(true);
   });

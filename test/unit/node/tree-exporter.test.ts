@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HookRunner, abort, executeTool, redirect } from '../../../src/index.js';
+import { HookRunner, abort, ask, executeTool, redirect } from '../../../src/index.js';
 import { TreeSpanExporter } from '../../../src/node/index.js';
 import { createTestTracing } from '../../support/tracing.js';
 
@@ -57,5 +57,42 @@ describe('TreeSpanExporter', () => {
     expect(written.join('')).toMatch(/^execute_tool orphaned .*outcome=completed\n└─ toolhooks\.execute/);
     expect(written).toHaveLength(1);
     parent.end();
+  });
+
+  it('prints the approval wait and who decided, escaped', async () => {
+    tracing.reset();
+    const gate = { name: 'gate', beforeTool: () => ask('mail') };
+    const approved = new HookRunner({ tracer: tracing.tracer, hooks: [gate], approver: () => ({ approved: true, approver: 'on-call' }) });
+    await executeTool({ hooks: approved, toolName: 'send_email', args: {}, execute: () => 1 });
+    const denied = new HookRunner({ tracer: tracing.tracer, hooks: [gate], approver: () => ({ approved: false, approver: 'bob\u001b[31m', reason: 'not now\nreally' }) });
+    await executeTool({ hooks: denied, toolName: 'send_email', args: {}, execute: () => 1 });
+    const written: string[] = [];
+    const exporter = new TreeSpanExporter({ write: (text) => void written.push(text) });
+    exporter.export(tracing.spans(), () => undefined);
+    const [first, second] = written.map((text) => text.trimEnd().split('\n'));
+    expect(first?.[0]).toMatch(/outcome=completed/);
+    expect(first?.[1]).toMatch(/^├─ toolhooks\.before_tool .* decision=ask by gate$/);
+    expect(first?.at(-2)).toMatch(/^├─ \? approval: approved by on-call \(\d+\.\d ms\)$/);
+    expect(first?.at(-1)).toMatch(/^└─ toolhooks\.execute /);
+    expect(second?.[0]).toMatch(/outcome=denied/);
+    expect(second?.at(-1)).toMatch(/^└─ \? approval: denied by bob\\u001b\[31m "not now really" \(\d+\.\d ms\)$/);
+    expect(written.join('')).not.toContain('\u001b');
+  });
+
+  it('shows a wait of a second or more in seconds', () => {
+    // A finished approval span as the SDK hands it over, waiting 4.2 s.
+    const span = {
+      name: 'toolhooks.approval',
+      attributes: { 'toolhooks.approval.outcome': 'approved', 'toolhooks.approval.approver': 'on-call' },
+      startTime: [100, 0],
+      endTime: [104, 200_000_000],
+      events: [],
+      status: { code: 0 },
+      parentSpanContext: undefined,
+      spanContext: () => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 }),
+    };
+    const written: string[] = [];
+    new TreeSpanExporter({ write: (text) => void written.push(text) }).export([span as never], () => undefined);
+    expect(written.join('')).toBe('? approval: approved by on-call (4.2 s)\n\n');
   });
 });

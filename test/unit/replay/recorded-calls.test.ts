@@ -60,6 +60,17 @@ describe('recordedCalls', () => {
       },
     ]);
   });
+
+  it('reads a recorded Ask and Replace as such', () => {
+    const [call] = recordedCalls([
+      span('0000000000000001', 'execute_tool send_email', 10n, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'send_email', 'toolhooks.outcome': 'completed' }),
+      span('00000000000000a1', 'toolhooks.before_tool', 11n, { 'toolhooks.decision': 'ask', 'toolhooks.decision.hook': 'mail-gate' }, '0000000000000001'),
+      span('00000000000000a2', 'toolhooks.approval', 12n, { 'toolhooks.approval.outcome': 'approved' }, '0000000000000001'),
+      span('00000000000000a3', 'toolhooks.after_tool', 14n, { 'toolhooks.decision': 'replace', 'toolhooks.decision.hook': 'scrub' }, '0000000000000001'),
+    ]);
+    expect(call?.before).toEqual({ decision: 'ask', hook: 'mail-gate' });
+    expect(call?.after).toEqual({ decision: 'replace', hook: 'scrub' });
+  });
 });
 
 describe('isReplaySpan', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HookRunner, abort, redirect, skip } from '../../../src/index.js';
+import { HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
 import type { ToolHook } from '../../../src/index.js';
 import { ReplayInputError } from '../../../src/replay/index.js';
 import type { RecordedCall } from '../../../src/replay/recorded-calls.js';
@@ -131,5 +131,36 @@ describe('replaying recorded calls', () => {
     expect(() => new ReplayRunner([{ name: 'bad', beforeTool: 42 } as never])).toThrow(
       /^hooks cannot be run: HookRunner: hook "bad" \(index 0\): beforeTool must be a function, got number$/,
     );
+  });
+});
+
+describe('replaying a policy that now asks or replaces', () => {
+  it('reports the Ask and the Replace, and never calls an approver', async () => {
+    let asked = 0;
+    const runner = new HookRunner({
+      hooks: [
+        { name: 'mail-gate', beforeTool: (tool) => (tool === 'send_email' ? ask('outgoing mail') : undefined) },
+        { name: 'scrub', afterTool: (_tool, _args, result) => (String(result).includes('@') ? replaceResult('[email]', 'PII') : undefined) },
+      ],
+      approver: () => {
+        asked += 1;
+        return { approved: true };
+      },
+    });
+    const report = await replayCalls(
+      new ReplayRunner(runner),
+      [
+        call('0000000000000001', { tool: 'send_email', arguments: '{"to":"ops"}' }),
+        call('0000000000000002', { tool: 'send_email', arguments: '{"to":"ops"}', before: { decision: 'ask', hook: 'mail-gate' } }),
+        call('0000000000000003', { tool: 'lookup', arguments: '{}', result: '"ann@example.com"' }),
+      ],
+      undefined,
+    );
+    expect(asked).toBe(0);
+    expect(report).toMatchObject({ calls: 3, replayed: 3, unchanged: 1 });
+    expect(report.changed.map((change) => [change.spanId, change.phase, change.recorded, change.replayed])).toEqual([
+      ['0000000000000001', 'before_tool', { decision: 'continue', hook: null }, { decision: 'ask', hook: 'mail-gate', reason: 'outgoing mail' }],
+      ['0000000000000003', 'after_tool', { decision: 'continue', hook: null }, { decision: 'replace', hook: 'scrub', reason: 'PII' }],
+    ]);
   });
 });

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HookDecision, ToolHook } from '../../../src/index.js';
-import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
+import { CONTINUE, HookAbortError, HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
 
-type Behaviour = 'none' | 'undefined' | 'continue' | 'skip' | 'redirect' | 'abort' | 'throw' | 'junk';
+type Behaviour = 'none' | 'undefined' | 'continue' | 'skip' | 'redirect' | 'abort' | 'ask' | 'replace' | 'throw' | 'junk';
 interface HookSpec {
   behaviour: Behaviour;
   failureMode: 'open' | 'closed';
@@ -13,7 +13,7 @@ interface HookSpec {
 }
 
 const hookSpec = fc.record<HookSpec>({
-  behaviour: fc.constantFrom<Behaviour>('none', 'undefined', 'continue', 'skip', 'redirect', 'abort', 'throw', 'junk'),
+  behaviour: fc.constantFrom<Behaviour>('none', 'undefined', 'continue', 'skip', 'redirect', 'abort', 'ask', 'replace', 'throw', 'junk'),
   failureMode: fc.constantFrom('open', 'closed'),
   async: fc.boolean(),
   hasMethod: fc.boolean(),
@@ -30,6 +30,10 @@ function decisionOf(behaviour: Behaviour, index: number): HookDecision | undefin
       return redirect({ newArgs: { index } });
     case 'abort':
       return abort(`abort ${index}`);
+    case 'ask':
+      return ask(`ask ${index}`);
+    case 'replace':
+      return replaceResult(index, `replace ${index}`);
     default:
       return undefined;
   }
@@ -38,7 +42,10 @@ function decisionOf(behaviour: Behaviour, index: number): HookDecision | undefin
 /**
  * The reference model of the aggregation rules (docs/protocol.md): what the runner must return for a
  * chain, and which hooks run. Audit hooks run in their place and take no part in the decision; after an
- * Abort, only the audit hooks still run (they see all traffic), then the Abort is raised.
+ * Abort, only the audit hooks still run (they see all traffic), then the Abort is raised. An Ask
+ * (before_tool only) asks for approval of what the others decide, which the runner's approver below
+ * always gives; a Replace belongs to after_tool; each elsewhere is an invalid decision. In after_tool
+ * a Skip takes no part.
  */
 function model(specs: HookSpec[], phase: 'before' | 'after'): { result: HookDecision | { abortedBy: number }; invoked: number[] } {
   const invoked: number[] = [];
@@ -50,16 +57,18 @@ function model(specs: HookSpec[], phase: 'before' | 'after'): { result: HookDeci
     invoked.push(index);
     if (spec.audit) continue;
     let decision: HookDecision;
-    if (spec.behaviour === 'throw' || spec.behaviour === 'junk') {
+    const misplaced = (phase === 'before' && spec.behaviour === 'replace') || (phase === 'after' && spec.behaviour === 'ask');
+    if (spec.behaviour === 'throw' || spec.behaviour === 'junk' || misplaced) {
       decision = spec.failureMode === 'closed' ? abort('failed') : CONTINUE;
     } else {
       decision = decisionOf(spec.behaviour, index) ?? CONTINUE;
     }
     if (decision.kind === 'abort') abortedBy = index;
+    else if (decision.kind === 'ask' || (phase === 'after' && decision.kind === 'skip')) continue;
     else if (decision.kind !== 'continue' && winner === undefined) winner = { index, decision };
   }
   if (abortedBy !== undefined) return { result: { abortedBy }, invoked };
-  if (winner === undefined || (phase === 'after' && winner.decision.kind === 'skip')) return { result: CONTINUE, invoked };
+  if (winner === undefined) return { result: CONTINUE, invoked };
   return { result: winner.decision, invoked };
 }
 
@@ -93,7 +102,7 @@ describe('HookRunner aggregation matches the reference model', () => {
       await fc.assert(
         fc.asyncProperty(fc.array(hookSpec, { maxLength: 8 }), async (specs) => {
           const invoked: number[] = [];
-          const runner = new HookRunner(buildHooks(specs, invoked));
+          const runner = new HookRunner({ hooks: buildHooks(specs, invoked), approver: () => ({ approved: true }) });
           const expected = model(specs, phase);
           const actual = await (phase === 'before'
             ? runner.runBefore('tool', {}, undefined)

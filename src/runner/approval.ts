@@ -1,0 +1,237 @@
+/**
+ * Approvals: what a before_tool phase in which a hook asked turns into once the approver has answered.
+ * The wait is its own span (`toolhooks.approval`, a child of the call's span), its own observer event,
+ * and it fails closed: every outcome but an approval denies the call. The approver is user code and
+ * is called through the guard, like hooks.
+ * @internal
+ */
+import type { Attributes, Context } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
+import type { Ask, Continue, HookDecision, Redirect } from '../decisions.js';
+import { isPlainObject, mergeArgs, redirect, skip } from '../decisions.js';
+import type { ApprovalEvent, ApprovalOutcome, ApprovalRequest, Approver, ToolArgs } from '../hook.js';
+import { typeName } from '../internal/describe.js';
+import { errorTypeOf } from '../telemetry/error-type.js';
+import {
+  ATTR_APPROVAL_APPROVER,
+  ATTR_APPROVAL_DENIAL_REASON,
+  ATTR_APPROVAL_EDITED,
+  ATTR_APPROVAL_HOOK,
+  ATTR_APPROVAL_ID,
+  ATTR_APPROVAL_OUTCOME,
+  ATTR_DECISION_REASON,
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_TOOL_NAME,
+  SPAN_APPROVAL,
+} from '../telemetry/semconv.js';
+import { endSpan, setSpanAttributes, startSpan } from '../telemetry/span.js';
+import type { RunnerCore } from './core.js';
+import type { Settled } from './guard.js';
+import { callUser } from './guard.js';
+import type { PhaseRequest } from './phase.js';
+
+/** A before_tool phase whose hooks asked: the first Ask, its hook, and the decision E to approve. */
+export class PendingApproval {
+  constructor(
+    readonly ask: Ask,
+    readonly hook: string,
+    /** What the call would do when approved: Continue, or the phase's Redirect. */
+    readonly effective: Continue | Redirect,
+  ) {}
+}
+
+/** How an approval ended, for the flow that made the call (its outcome, its arguments, its result). */
+export interface ApprovalRecord {
+  readonly outcome: ApprovalOutcome;
+  readonly id: string;
+  /** The decision the approval was about (the flow applies it when approved). */
+  readonly effective: Continue | Redirect;
+  /** The approver's argument edits, merged over the arguments after E; undefined when none. */
+  readonly edits: Readonly<ToolArgs> | undefined;
+}
+
+/** The approver's answer, read once and checked. */
+interface Answer {
+  readonly outcome: ApprovalOutcome;
+  readonly approver?: string | undefined;
+  readonly denialReason?: string | undefined;
+  readonly edits?: Readonly<ToolArgs> | undefined;
+  readonly error?: unknown;
+}
+
+const NO_APPROVER: Answer = { outcome: 'no_approver' };
+const EXPIRED: Answer = { outcome: 'expired' };
+
+/**
+ * Waits for the approval a phase asked for and returns what the phase decides with it: E when
+ * approved (a Redirect carrying the approver's edits when there are any), else a Skip whose stub is
+ * the denial result — so that code reading only Continue/Skip/Redirect can never run a denied call.
+ * The flow reads the full record from the call's tally. Never rejects.
+ *
+ * `outer` is the context the phase was called in: the approval span is the phase span's sibling.
+ */
+export function settleApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pending: PendingApproval, outer: Context | undefined): Promise<HookDecision> {
+  if (outer === undefined) return waitForApproval(core, request, pending);
+  return context.with(outer, waitForApproval, undefined, core, request, pending);
+}
+
+async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pending: PendingApproval): Promise<HookDecision> {
+  const started = performance.now();
+  const id = globalThis.crypto.randomUUID();
+  const { effective, ask, hook } = pending;
+  const toolName = effective.kind === 'redirect' && effective.newTool !== undefined ? effective.newTool : request.toolName;
+  const args = effective.kind === 'redirect' && effective.newArgs !== undefined ? mergeArgs(request.args, effective.newArgs) : mergeArgs(request.args);
+  const capture = core.capture;
+  const reason = capture.limit(ask.reason);
+  const span =
+    request.traced === false
+      ? undefined
+      : startSpan(core.tracer, SPAN_APPROVAL, {
+          [ATTR_GEN_AI_TOOL_NAME]: toolName,
+          [ATTR_APPROVAL_ID]: id,
+          [ATTR_APPROVAL_HOOK]: hook,
+          [ATTR_DECISION_REASON]: reason,
+        });
+
+  const answer = await askApprover(request.approver ?? core.approver, core.approvalTimeoutMs, request, {
+    id,
+    toolName,
+    args,
+    redactedArgs: capture.serialize(args),
+    reason: ask.reason,
+    hook,
+    callId: request.callId,
+  });
+  const durationMs = performance.now() - started;
+  const edited = answer.edits !== undefined && Object.keys(answer.edits).length > 0;
+  const denialReason = answer.denialReason === undefined ? undefined : capture.limit(answer.denialReason);
+
+  if (span !== undefined) {
+    const attributes: Attributes = { [ATTR_APPROVAL_OUTCOME]: answer.outcome, [ATTR_APPROVAL_EDITED]: edited };
+    if (answer.approver !== undefined) attributes[ATTR_APPROVAL_APPROVER] = answer.approver;
+    if (denialReason !== undefined && denialReason !== '') attributes[ATTR_APPROVAL_DENIAL_REASON] = denialReason;
+    if (answer.outcome === 'error') attributes[ATTR_ERROR_TYPE] = errorTypeOf(answer.error);
+    setSpanAttributes(span, 'toolhooks.approval attributes', attributes);
+  }
+  if (core.hasObservers) {
+    const event: Mutable<ApprovalEvent> = { type: 'approval', toolName, id, hook, reason, outcome: answer.outcome, edited, durationMs };
+    if (answer.approver !== undefined) event.approver = answer.approver;
+    if (denialReason !== undefined) event.denialReason = denialReason;
+    if (answer.error !== undefined) event.error = answer.error;
+    if (request.callId !== undefined) event.callId = request.callId;
+    // Delivered inside the approval span, so a log record of it carries the span's ids.
+    if (span === undefined) core.notify(event, toolName, undefined);
+    else context.with(trace.setSpan(context.active(), span), () => core.notify(event, toolName, span));
+  }
+  if (span !== undefined) endSpan(span);
+
+  const approved = answer.outcome === 'approved';
+  const why = answer.denialReason !== undefined && answer.denialReason !== '' ? answer.denialReason : answer.outcome;
+  const record: ApprovalRecord = { outcome: answer.outcome, id, effective, edits: edited ? answer.edits : undefined };
+  if (request.tally !== undefined) request.tally.approval = record;
+  // The denial result travels as the Skip's stub: the flows return it like any stub.
+  if (!approved) return skip(`Tool call denied: ${why}`, ask.deniedResult !== undefined ? ask.deniedResult : `Tool call denied: ${why}`);
+  if (record.edits === undefined) return effective;
+  return effective.kind === 'redirect'
+    ? redirect({ newArgs: mergeArgs(effective.newArgs ?? {}, record.edits), newTool: effective.newTool, reason: effective.reason })
+    : redirect({ newArgs: mergeArgs(record.edits), reason: `approval ${id} edited the arguments` });
+}
+
+/**
+ * Asks the approver, within the timeout and the call's signal; what it does becomes an Answer. The
+ * timer is this wait's own (cleared as soon as the wait ends, however it ends), so a cancelled call
+ * never leaves a timer keeping the process alive.
+ */
+function askApprover(
+  approver: Approver | undefined,
+  timeoutMs: number,
+  request: PhaseRequest,
+  fields: Omit<ApprovalRequest, 'signal' | 'callId'> & { readonly callId: string | undefined },
+): Promise<Answer> {
+  if (approver === undefined) return Promise.resolve(NO_APPROVER);
+  const callSignal = request.signal;
+  if (callSignal?.aborted === true) return Promise.resolve(EXPIRED);
+  const controller = new AbortController();
+  const { callId, ...rest } = fields;
+  const approvalRequest: ApprovalRequest = Object.freeze(
+    callId === undefined ? { ...rest, signal: controller.signal } : { ...rest, callId, signal: controller.signal },
+  );
+  // No timeout in the guard: the wait's timer is below, next to the call's signal.
+  const settled = callUser(callApprover, approver, approvalRequest, undefined);
+  if (!(settled instanceof Promise)) return Promise.resolve(readSettled(settled));
+  return new Promise<Answer>((resolve) => {
+    let done = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (answer: Answer, why?: unknown): void => {
+      if (done) return;
+      done = true;
+      if (timer !== undefined) clearTimeout(timer);
+      callSignal?.removeEventListener('abort', onAbort);
+      // The approver is told to stop asking when the wait ended without its answer.
+      if (why !== undefined) controller.abort(why);
+      resolve(answer);
+    };
+    const onAbort = (): void => finish(EXPIRED, callSignal?.reason ?? new Error('the call was cancelled'));
+    if (timeoutMs > 0) {
+      // Not unref()'d: the caller awaits this call, and the timer is what ends a wait nobody answers.
+      timer = setTimeout(() => finish(EXPIRED, new Error(`the approval expired after ${timeoutMs} ms`)), timeoutMs);
+    }
+    callSignal?.addEventListener('abort', onAbort, { once: true });
+    void settled.then((result) => finish(readSettled(result)));
+  });
+}
+
+function callApprover(approver: Approver, request: ApprovalRequest): unknown {
+  return approver(request);
+}
+
+function readSettled(settled: Settled): Answer {
+  if (settled.ok) return readResponse(settled.value);
+  return settled.kind === 'timeout' ? EXPIRED : { outcome: 'error', error: settled.error };
+}
+
+/**
+ * Checks an approver's answer, reading each field once (a getter that throws is an error, not a
+ * crash). Only `{ approved: true }` approves; junk is an `error` whose TypeError describes it.
+ */
+function readResponse(value: unknown): Answer {
+  try {
+    if (value === null || typeof value !== 'object') return junk(shown(value));
+    const response = value as Record<string, unknown>;
+    const approved = response.approved;
+    const approver = response.approver;
+    if (approver !== undefined && typeof approver !== 'string') return junk(`an approver ref that is ${shown(approver)}, not a string`);
+    if (approved === true) {
+      const args = response.args;
+      if (args === undefined) return { outcome: 'approved', approver };
+      if (!isPlainObject(args)) return junk(`an approval with args that are ${shown(args)}, not a plain object of arguments`);
+      return { outcome: 'approved', approver, edits: Object.freeze(mergeArgs(args)) };
+    }
+    if (approved === false) {
+      const reason = response.reason;
+      if (reason !== undefined && typeof reason !== 'string') return junk(`a denial whose reason is ${shown(reason)}, not a string`);
+      return { outcome: 'denied', approver, denialReason: reason };
+    }
+    return junk(`an object whose approved is ${shown(approved)}, not true or false`);
+  } catch (error) {
+    return { outcome: 'error', error };
+  }
+}
+
+/** A value as a message shows it: its type, and a primitive's own text (cut to 40 characters). */
+function shown(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === 'object' || typeof value === 'function') return typeName(value) === 'an array' ? 'an array' : `a${typeof value === 'object' ? 'n object' : ' function'} (${Object.prototype.toString.call(value)})`;
+  const text = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : String(value);
+  return `the ${typeof value} ${text}`;
+}
+
+function junk(what: string): Answer {
+  return {
+    outcome: 'error',
+    error: new TypeError(`the approver answered ${what}; answer { approved: true } or { approved: false, reason } (the call is denied)`),
+  };
+}
+
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
