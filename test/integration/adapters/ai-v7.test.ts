@@ -9,7 +9,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
-import { HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
+import { HookAbortError, HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
 import { recordInvalidToolCalls, withHooks } from '../../../src/adapters/ai/index.js';
 import {
   ATTR_ERROR_TYPE,
@@ -157,6 +157,40 @@ describe('withHooks on ai 7 with @ai-sdk/otel', () => {
     expect(call.attributes[ATTR_OUTCOME]).toBe('aborted');
     expect(call.attributes[ATTR_ERROR_TYPE]).toBe('HookAbortError');
     expect(call.status.code).toBe(SpanStatusCode.ERROR);
+  });
+});
+
+describe('Ask and Replace on ai 7', () => {
+  it("Ask with the runner's approver on the integration's span: approved runs, denied is the model's tool result and outcome denied; Replace is what the model reads", async () => {
+    const { tools, shell, weather } = makeTools();
+    const hooks = new HookRunner({
+      hooks: [
+        { name: 'gate', tools: ['shell'], beforeTool: () => ask('shell needs a person') },
+        { name: 'tidy', tools: ['weather'], afterTool: () => replaceResult('weather: redacted') },
+      ],
+      approver: (request) => (request.args.cmd === 'ls' ? { approved: true } : { approved: false, reason: 'not that one' }),
+      tracer: tracing.tracer,
+    });
+    const mock = model(
+      callsTools({ id: 'k1', tool: 'shell', input: { cmd: 'ls' } }, { id: 'k2', tool: 'shell', input: { cmd: 'rm x' } }, { id: 'k3', tool: 'weather', input: { city: 'Oslo' } }),
+      answers('ok'),
+    );
+    await generateText({ model: mock, tools: withHooks(tools, hooks), stopWhen: stepCountIs(2), prompt: 'go', telemetry: otel() });
+    expect(shell).toHaveBeenCalledTimes(1);
+    expect(weather).toHaveBeenCalledTimes(1);
+    const sent = sentToModel(mock);
+    expect([sent.k1, sent.k2, sent.k3]).toEqual([
+      { type: 'text', value: 'host ran ls' },
+      { type: 'text', value: 'Tool call denied: not that one' },
+      { type: 'text', value: 'weather: redacted' },
+    ]);
+    const calls = tracing.spans().filter((span) => span.name.startsWith('execute_tool'));
+    expect(calls).toHaveLength(3);
+    expect(Object.fromEntries(calls.map((span) => [span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span.attributes[ATTR_OUTCOME]]))).toEqual({ k1: 'completed', k2: 'denied', k3: 'completed' });
+    // The approval span sits under the integration's execute_tool span.
+    const approvals = tracing.spansNamed('toolhooks.approval');
+    expect(approvals).toHaveLength(2);
+    for (const approval of approvals) expect(calls.map((span) => span.spanContext().spanId)).toContain(approval.parentSpanContext?.spanId);
   });
 });
 

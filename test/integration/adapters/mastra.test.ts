@@ -9,7 +9,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
-import { HookRunner, abort, redirect, skip } from '../../../src/index.js';
+import { HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
 import { recordInvalidToolCalls, withHooks } from '../../../src/adapters/mastra/index.js';
 import { ATTR_ERROR_TYPE, ATTR_GEN_AI_TOOL_CALL_ID, ATTR_OUTCOME } from '../../../src/telemetry/semconv.js';
 import { answers, callsTools, toolResultsSent } from '../../support/ai-model.js';
@@ -113,6 +113,33 @@ describe('withHooks inside a Mastra Agent', () => {
     expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('v1');
     expect(events.map((event) => event.outcome)).toEqual(['failed']);
     expect(JSON.stringify([span.attributes, span.status, span.events, events])).not.toContain('4242');
+  });
+});
+
+describe('Ask and Replace through hooked tools', () => {
+  it("Ask with the runner's approver: approved runs, denied gives the model the denial and records denied; Replace is what the model reads", async () => {
+    const { tools, shell, weather } = makeTools();
+    const runner = new HookRunner({
+      hooks: [
+        { name: 'gate', tools: ['shell'], beforeTool: () => ask('shell needs a person') },
+        { name: 'tidy', tools: ['weather'], afterTool: () => replaceResult('weather: redacted') },
+      ],
+      approver: (request) => (request.args.cmd === 'ls' ? { approved: true } : { approved: false, reason: 'not that one' }),
+      tracer: tracing.tracer,
+    });
+    const { sent } = await generate(withHooks(tools, runner), [
+      callsTools({ id: 'k1', tool: 'shell', input: { cmd: 'ls' } }, { id: 'k2', tool: 'shell', input: { cmd: 'rm x' } }, { id: 'k3', tool: 'weather', input: { city: 'Oslo' } }),
+      answers('ok'),
+    ]);
+    expect(shell).toHaveBeenCalledTimes(1);
+    expect(weather).toHaveBeenCalledTimes(1);
+    expect([sent.k1, sent.k2, sent.k3]).toEqual([
+      { type: 'text', value: 'host ran ls' },
+      { type: 'text', value: 'Tool call denied: not that one' },
+      { type: 'text', value: 'weather: redacted' },
+    ]);
+    const outcomes = Object.fromEntries(tracing.spans().filter((span) => span.name.startsWith('execute_tool')).map((span) => [span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span.attributes[ATTR_OUTCOME]]));
+    expect(outcomes).toEqual({ k1: 'completed', k2: 'denied', k3: 'completed' });
   });
 });
 

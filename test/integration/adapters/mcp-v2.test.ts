@@ -14,7 +14,7 @@ import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ToolHook } from '../../../src/index.js';
-import { HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
+import { HookAbortError, HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
 import { withMcpHooks } from '../../../src/adapters/mcp/index.js';
 import {
   ATTR_ERROR_TYPE,
@@ -132,6 +132,25 @@ describe('withMcpHooks on a v2 Client', () => {
       delete (client.transport as { sessionId?: string }).sessionId;
     }
     expect(tracing.onlySpan('execute_tool mcp__fs__read_file').attributes[ATTR_MCP_SESSION_ID]).toBe('session-7');
+  });
+
+  it("Ask with the runner's approver: approved sends the request, denied sends nothing and resolves with the denial; Replace shapes the result", async () => {
+    const fs = withMcpHooks(
+      client,
+      new HookRunner({
+        hooks: [
+          { name: 'gate', tools: ['mcp__fs__write_file'], beforeTool: () => ask('writes need a person') },
+          { name: 'tidy', tools: ['mcp__fs__read_file'], afterTool: () => replaceResult('contents withheld') },
+        ],
+        approver: (request) => (request.args.path === '/ok' ? { approved: true } : { approved: false, reason: 'not there' }),
+        tracer: tracing.tracer,
+      }),
+      { server: 'fs' },
+    );
+    expect(text(await fs.callTool({ name: 'write_file', arguments: { path: '/ok' } }))).toBe('wrote /ok');
+    expect(text(await fs.callTool({ name: 'write_file', arguments: { path: '/etc/x' } }))).toBe('Tool call denied: not there');
+    expect(text(await fs.callTool({ name: 'read_file', arguments: { path: '/a' } }))).toBe('contents withheld');
+    expect(tracing.spansNamed('execute_tool mcp__fs__write_file').map((span) => span.attributes[ATTR_OUTCOME])).toEqual(['completed', 'denied']);
   });
 
   it('an object that is not a client is a TypeError at wrap time naming the supported SDKs', () => {

@@ -7,7 +7,7 @@ import { Agent, RunState, Runner, ToolCallError, tool } from '@openai/agents';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
-import { HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
+import { HookAbortError, HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
 import { withHooks } from '../../../src/adapters/openai-agents/index.js';
 import { ATTR_ERROR_TYPE, ATTR_GEN_AI_TOOL_CALL_ID, ATTR_OUTCOME, SPAN_BEFORE_TOOL } from '../../../src/telemetry/semconv.js';
 import type { AgentsTurn } from '../../support/agents-model.js';
@@ -128,6 +128,29 @@ describe('withHooks inside the Agents SDK Runner', () => {
     expect(weather).not.toHaveBeenCalled();
     expect(String(outputsSent(model, 1).j1)).toMatch(/valid JSON/);
     expect(tracing.spansNamed(SPAN_BEFORE_TOOL)).toHaveLength(0);
+  });
+});
+
+describe('Ask and Replace through hooked tools', () => {
+  it("Ask with the runner's approver: approved runs the tool, denied gives the model the denial and records denied; Replace is what the model reads", async () => {
+    const { tools, shell, weather } = makeTools();
+    const runner = new HookRunner({
+      hooks: [
+        { name: 'gate', tools: ['shell'], beforeTool: () => ask('shell needs a person') },
+        { name: 'tidy', tools: ['weather'], afterTool: () => replaceResult('weather: redacted') },
+      ],
+      approver: (request) => (request.args.cmd === 'ls' ? { approved: true, approver: 'ops' } : { approved: false, reason: 'not that one' }),
+      tracer: tracing.tracer,
+    });
+    const { model } = await runAgent(withHooks(tools, runner), [
+      { calls: [{ id: 'k1', tool: 'shell', args: { cmd: 'ls' } }, { id: 'k2', tool: 'shell', args: { cmd: 'rm x' } }, { id: 'k3', tool: 'weather', args: { city: 'Oslo' } }] },
+      { text: 'ok' },
+    ]);
+    expect(shell).toHaveBeenCalledTimes(1);
+    expect(weather).toHaveBeenCalledTimes(1);
+    expect(outputsSent(model, 1)).toEqual({ k1: 'host ran ls', k2: 'Tool call denied: not that one', k3: 'weather: redacted' });
+    const outcomes = Object.fromEntries(tracing.spans().filter((span) => span.name.startsWith('execute_tool')).map((span) => [span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span.attributes[ATTR_OUTCOME]]));
+    expect(outcomes).toEqual({ k1: 'completed', k2: 'denied', k3: 'completed' });
   });
 });
 
