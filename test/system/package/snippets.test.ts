@@ -198,8 +198,8 @@ describe('the installed package stands alone', () => {
   it('runs the demo from the installed package (examples import toolhooks by name)', () => {
     const { status, stdout, stderr } = runTsx(join('node_modules', 'toolhooks', 'examples', 'demo.ts'), packed.app);
     expect(status, stderr).toBe(0);
-    expect(stdout).toMatch(/tool calls\s+20/);
-    expect(stdout.match(/^execute_tool /gm)).toHaveLength(20);
+    expect(stdout).toMatch(/tool calls\s+22/);
+    expect(stdout.match(/^execute_tool /gm)).toHaveLength(22);
   });
 
   it('the toolhooks bin prints its version, and says how to load a TypeScript policy', () => {
