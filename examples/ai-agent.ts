@@ -5,15 +5,16 @@
  *
  *   npx tsx examples/ai-agent.ts
  */
+import { OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import type { ToolHook } from 'toolhooks';
 import { HookRunner, abort, redirect, skip } from 'toolhooks';
 import { recordInvalidToolCalls, withHooks } from 'toolhooks/ai';
 import { startTelemetry } from 'toolhooks/node';
 
-// Each finished trace is printed as a tree (with the AI SDK's own spans, when it records them).
+// Each finished trace is printed as a tree, with the AI SDK's own spans (from @ai-sdk/otel).
 const telemetry = await startTelemetry({ console: 'tree' });
 
 const tools = {
@@ -51,13 +52,13 @@ const policy: ToolHook = {
 };
 const runner = new HookRunner([policy, cache, sandbox]);
 
-type Step = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+type Step = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
 const usage: Step['usage'] = {
   inputTokens: { total: 50, noCache: 50, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 20, text: 20, reasoning: 0 },
 };
 const call = (toolCallId: string, toolName: string, input: object) => ({ type: 'tool-call' as const, toolCallId, toolName, input: JSON.stringify(input) });
-const model = new MockLanguageModelV3({
+const model = new MockLanguageModelV4({
   doGenerate: [
     {
       content: [
@@ -79,7 +80,9 @@ const result = await generateText({
   model,
   tools: withHooks(tools, runner),
   experimental_repairToolCall: recordInvalidToolCalls(runner),
-  experimental_telemetry: { isEnabled: true, functionId: 'ai-agent-example' },
+  // The AI SDK 7's OpenTelemetry integration records each tool call as its own execute_tool span;
+  // toolhooks records on that span (outcome, phase spans) instead of starting a second one.
+  telemetry: { functionId: 'ai-agent-example', integrations: new OpenTelemetry() },
   stopWhen: stepCountIs(4),
   prompt: 'Weather in Paris and Lisbon, fetch example.com, then clean up the disk.',
 });

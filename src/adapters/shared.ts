@@ -79,3 +79,43 @@ export function redirectTargets(
   const isKnownTool = (name: string): boolean => name !== self && (known ??= new Set(names())).has(name);
   return { isKnownTool, resolveTool: (name) => (isKnownTool(name) ? executor : undefined) };
 }
+
+/**
+ * A copy of a framework's tool object (same prototype, every own property — symbol keys too — as it
+ * was) with one property replaced: the hooked function.
+ */
+export function copyWith(tool: object, key: string, value: unknown): object {
+  const copy = Object.create(Object.getPrototypeOf(tool) as object | null, Object.getOwnPropertyDescriptors(tool)) as object;
+  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+/**
+ * Redirect targets among the tools an adapter wrapped, by name: `newTool` runs the named tool's own
+ * function through `executorOf`. Looked up when a hook names one, never listed per call.
+ */
+export function namedTargets<T>(
+  tools: ReadonlyMap<string, T>,
+  executorOf: (target: T) => Executor,
+): { resolveTool: (name: string) => Executor | undefined; isKnownTool: (name: string) => boolean } {
+  return {
+    resolveTool: (name) => {
+      const target = tools.get(name);
+      return target === undefined ? undefined : executorOf(target);
+    },
+    isKnownTool: (name) => tools.has(name),
+  };
+}
+
+/**
+ * A tools record (tools by name) with each tool `hook` returns a replacement for replaced, the others
+ * kept as they are. `defineProperty` keeps a tool named `__proto__` an ordinary key.
+ */
+export function mapToolRecord(tools: object, hook: (name: string, tool: object) => object | undefined): Record<string, unknown> {
+  const hooked: Record<string, unknown> = {};
+  for (const [name, tool] of Object.entries(tools as Record<string, object>)) {
+    const value = hook(name, tool) ?? tool;
+    Object.defineProperty(hooked, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return hooked;
+}

@@ -64,6 +64,12 @@ export interface CallSpec<S> {
   readonly toolDescription?: string | undefined;
   /** More attributes for the `execute_tool` span at start (an adapter's protocol attributes). */
   readonly attributes?: Attributes | undefined;
+  /**
+   * The framework's own `execute_tool` span for this call, already started and active (the AI SDK's
+   * `@ai-sdk/otel`): the call records on it instead of starting a second one, and leaves ending it
+   * to the framework.
+   */
+  readonly span?: Span | undefined;
   /** Whether a Redirect may name a tool; undefined accepts every target. */
   readonly isKnownTool?: ((tool: string) => boolean) | undefined;
   /** A flow's own check of a Skip's stub. */
@@ -157,6 +163,8 @@ export class ToolCall<S = unknown> {
   #arguments: string | undefined;
   /** The span's attribute length limit, when capture is on and the span has one: captured JSON fits it. */
   #lengthLimit: number | undefined;
+  /** Whether #span is the framework's (adopted, ended by the framework) rather than the call's own. */
+  readonly #adopted: boolean;
   #failure: { error: unknown } | undefined;
 
   constructor(spec: CallSpec<S>) {
@@ -172,9 +180,11 @@ export class ToolCall<S = unknown> {
     // Under a parent the app's sampler dropped (the agent's sampled-out request), a child span could only
     // be dropped too — or, with a sampler that is not parent-based, recorded without its parent. So none
     // is started: the parent stays active and passes its decision on to the hooks' and the tool's spans.
-    const parent = activeContext();
-    const span =
-      parent !== undefined && isDroppedSpanIn(parent)
+    this.#adopted = spec.span !== undefined;
+    const parent = this.#adopted ? undefined : activeContext();
+    const span = this.#adopted
+      ? adoptSpan(spec.span, this.#startAttributes(spec))
+      : parent !== undefined && isDroppedSpanIn(parent)
         ? undefined
         : startSpan(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, this.#startAttributes(spec), parent);
     const recording = span !== undefined && isRecording(span);
@@ -374,7 +384,7 @@ export class ToolCall<S = unknown> {
       // Called from inside the span's context (see within), so observers see the execute_tool span as active.
       this.#core.notify(event, this.toolName, span);
     }
-    if (span !== undefined) endSpan(span);
+    if (span !== undefined && !this.#adopted) endSpan(span);
   }
 }
 
@@ -385,6 +395,12 @@ export class ToolCall<S = unknown> {
  */
 function statusMessage(error: unknown, capture: Capture, scrubber: ErrorScrubber): string {
   return error instanceof HookAbortError ? capture.limit(error.reason) : scrubber.text(errorMessage(error));
+}
+
+/** The framework's span with the call's start attributes added; never throws. */
+function adoptSpan(span: Span | undefined, attributes: Attributes): Span | undefined {
+  if (span !== undefined) setSpanAttributes(span, 'execute_tool attributes', attributes);
+  return span;
 }
 
 /** The active context, read once per call (and handed to the tracer); undefined when the context API throws. */

@@ -154,6 +154,8 @@ export const LOG_MSG_HOOK_FAILED = 'hook failed';
 // MCP semantic-convention attributes (the MCP adapter's execute_tool span; docs/adapters.md)
 export const ATTR_MCP_METHOD_NAME = 'mcp.method.name';
 export const ATTR_MCP_SESSION_ID = 'mcp.session.id';
+export const ATTR_MCP_PROTOCOL_VERSION = 'mcp.protocol.version';
+export const ATTR_NETWORK_TRANSPORT = 'network.transport';
 /** `mcp.method.name` of a tool call. */
 export const MCP_METHOD_TOOLS_CALL = 'tools/call';
 /** `error.type` of an MCP tool result with `isError: true`. */

@@ -2,7 +2,7 @@
  * Scripted responses for the AI SDK's own mock language model (`MockLanguageModelV3` from `ai/test`),
  * and a reader for what the SDK sent back to the model as tool results.
  */
-import type { MockLanguageModelV3 } from 'ai/test';
+import type { MockLanguageModelV3 } from 'ai-v6/test';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 type StreamResult = Awaited<ReturnType<MockLanguageModelV3['doStream']>>;

@@ -1,6 +1,7 @@
 /**
- * toolhooks/ai — hooks around the tools of the Vercel AI SDK (`ai` 6; `ai` 7 has the same tool
- * shape). `ai` is an optional peer dependency: this entry imports only its types, never its code.
+ * toolhooks/ai — hooks around the tools of the Vercel AI SDK (`ai` 6 and 7). `ai` is an optional
+ * peer dependency: this entry imports neither its code nor its types, so it fits either line. With
+ * `ai` 7 and `@ai-sdk/otel`, each call records on the integration's own `execute_tool` span.
  *
  * @example
  * ```ts
@@ -22,4 +23,4 @@
 export { withHooks } from './with-hooks.js';
 export type { WithHooksOptions } from './with-hooks.js';
 export { recordInvalidToolCalls } from './invalid-calls.js';
-export type { RecordInvalidToolCallsOptions } from './invalid-calls.js';
+export type { RecordInvalidToolCallsOptions, RepairToolCallOptions } from './invalid-calls.js';

@@ -5,13 +5,25 @@
  * SDK's own error reach the model unchanged (or defers to the caller's own repair function).
  */
 import { typeName } from '../../internal/describe.js';
-import type { ToolCallRepairFunction, ToolSet } from 'ai';
-import { isPlainObject } from '../../decisions.js';
-import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import type { RunnerCore } from '../../runner/core.js';
-import { ToolCall } from '../../flows/tool-call.js';
+import { recordRejectedCall } from '../rejected-call.js';
 import { requireOptionsObject, requireRunner } from '../shared.js';
+
+/**
+ * What the AI SDK (6 and 7) hands an `experimental_repairToolCall` function, as far as this reads
+ * it; the SDK passes more (`system`, `messages`, `tools`, `inputSchema`), which reach your `repair`
+ * unchanged. Typed here rather than imported so the one function fits whichever `ai` line you run.
+ *
+ * @example
+ * ```ts
+ * const repair = async ({ toolCall }: RepairToolCallOptions) => ({ ...toolCall, input: fixJson(toolCall.input) });
+ * ```
+ */
+export interface RepairToolCallOptions {
+  readonly toolCall: { readonly type: 'tool-call'; readonly toolCallId: string; readonly toolName: string; readonly input: string };
+  readonly error: unknown;
+}
 
 /**
  * Options of {@link recordInvalidToolCalls}.
@@ -21,12 +33,12 @@ import { requireOptionsObject, requireRunner } from '../shared.js';
  * const repairToolCall = recordInvalidToolCalls(runner, { repair: async ({ toolCall }) => fixJson(toolCall) });
  * ```
  */
-export interface RecordInvalidToolCallsOptions<TOOLS extends ToolSet = ToolSet> {
+export interface RecordInvalidToolCallsOptions<O extends RepairToolCallOptions = RepairToolCallOptions, R = never> {
   /**
    * Your own repair function. It runs first; a call it repairs (returns non-null) is not recorded
    * here — the repaired call runs through the hooked tool like any other.
    */
-  repair?: ToolCallRepairFunction<TOOLS>;
+  repair?: (options: O) => R | PromiseLike<R>;
 }
 
 /**
@@ -47,10 +59,10 @@ export interface RecordInvalidToolCallsOptions<TOOLS extends ToolSet = ToolSet> 
  * });
  * ```
  */
-export function recordInvalidToolCalls<TOOLS extends ToolSet = ToolSet, S = unknown>(
+export function recordInvalidToolCalls<O extends RepairToolCallOptions = RepairToolCallOptions, R = never, S = unknown>(
   runner: HookRunner<S>,
-  options?: RecordInvalidToolCallsOptions<TOOLS>,
-): ToolCallRepairFunction<TOOLS> {
+  options?: RecordInvalidToolCallsOptions<O, R>,
+): (options: O) => Promise<Awaited<R> | null> {
   const where = 'recordInvalidToolCalls';
   const core = requireRunner(runner, where);
   const raw = requireOptionsObject(options, where, ['repair']);
@@ -58,10 +70,10 @@ export function recordInvalidToolCalls<TOOLS extends ToolSet = ToolSet, S = unkn
   if (repair !== undefined && typeof repair !== 'function') {
     throw new TypeError(`${where}: options.repair must be a function, got ${typeName(repair)}`);
   }
-  const userRepair = repair as ToolCallRepairFunction<TOOLS> | undefined;
+  const userRepair = repair as ((options: O) => R | PromiseLike<R>) | undefined;
   return async (repairOptions) => {
     if (userRepair !== undefined) {
-      let repaired: Awaited<ReturnType<ToolCallRepairFunction<TOOLS>>>;
+      let repaired: Awaited<R>;
       try {
         repaired = await userRepair(repairOptions);
       } catch (repairError) {
@@ -76,25 +88,8 @@ export function recordInvalidToolCalls<TOOLS extends ToolSet = ToolSet, S = unkn
   };
 }
 
-/** The model's call as the SDK hands it to a repair function (JSON input text, not yet parsed). */
-interface RejectedCall {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly input: string;
-}
-
-async function recordFailure(core: RunnerCore, toolCall: RejectedCall, error: unknown): Promise<void> {
+/** Records the call the SDK rejected; its `input` is the model's JSON text, not yet parsed. */
+function recordFailure(core: RunnerCore, toolCall: RepairToolCallOptions['toolCall'], error: unknown): Promise<void> {
   // Ended as `failed` with the error's type, observers notified; the SDK raises the error itself once we return null.
-  const call = new ToolCall({ core, toolName: toolCall.toolName, callId: toolCall.toolCallId, args: argsOf(toolCall.input), state: undefined });
-  await call.recordFailure(error);
-}
-
-/** The rejected input as hooks' capture would see it: the parsed object, else `{ input: text }`. */
-function argsOf(input: string): ToolArgs {
-  try {
-    const parsed: unknown = JSON.parse(input);
-    return isPlainObject(parsed) ? parsed : { input: parsed };
-  } catch {
-    return { input };
-  }
+  return recordRejectedCall(core, { toolName: toolCall.toolName, callId: toolCall.toolCallId, input: toolCall.input }, error);
 }

@@ -3,7 +3,6 @@
  * inside `generateText` / `streamText` and every call gets its `execute_tool` span.
  */
 import { typeName } from '../../internal/describe.js';
-import type { ToolSet } from 'ai';
 import { isPlainObject } from '../../decisions.js';
 import { HookAbortError } from '../../errors.js';
 import type { ToolArgs } from '../../hook.js';
@@ -12,7 +11,8 @@ import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
-import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { frameworkToolSpan } from './framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
 
@@ -89,7 +89,7 @@ interface Settings<S> {
  * const result = await generateText({ model, tools: withHooks({ weather, search }, runner), stopWhen: stepCountIs(5), prompt });
  * ```
  */
-export function withHooks<T extends ToolSet, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T {
+export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T {
   const where = 'withHooks';
   if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
     throw new TypeError(`${where}: tools must be an AI SDK tool set (an object of tools by name), got ${typeName(tools)}`);
@@ -104,7 +104,13 @@ export function withHooks<T extends ToolSet, S = unknown>(tools: T, runner: Hook
     if (tool === null || typeof tool !== 'object') {
       throw new TypeError(`${where}: tools[${JSON.stringify(name)}] must be a tool object, got ${typeName(tool)}`);
     }
-    const execute: unknown = (tool as { execute?: unknown }).execute;
+    const { execute, inputSchema, parameters } = tool as { execute?: unknown; inputSchema?: unknown; parameters?: unknown };
+    if (inputSchema === undefined && parameters !== undefined) {
+      // ai 4 tools (and ai 5 betas) describe their input as `parameters`; ai 6 and 7 as `inputSchema`.
+      throw new TypeError(
+        `${where}: tools[${JSON.stringify(name)}] is a tool of an older AI SDK (it has parameters, not inputSchema); toolhooks/ai supports ai >=6.0.0 <8`,
+      );
+    }
     if (execute === undefined || execute === null) continue;
     if (typeof execute !== 'function') {
       throw new TypeError(`${where}: tools[${JSON.stringify(name)}].execute must be a function, got ${typeName(execute)}`);
@@ -120,21 +126,11 @@ export function withHooks<T extends ToolSet, S = unknown>(tools: T, runner: Hook
     runnables,
   };
 
-  const hooked: Record<string, unknown> = {};
-  for (const [name, tool] of Object.entries(tools as Record<string, object>)) {
+  const hooked = mapToolRecord(tools, (name, tool) => {
     const runnable = runnables.get(name);
-    const value = runnable === undefined ? tool : copyWith(tool, hookedExecute(name, runnable, settings));
-    // defineProperty keeps a tool named `__proto__` an ordinary key of the set.
-    Object.defineProperty(hooked, name, { value, enumerable: true, writable: true, configurable: true });
-  }
+    return runnable === undefined ? undefined : copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
+  });
   return hooked as T;
-}
-
-/** A copy of `tool` (same prototype, every own property as it was) with another `execute`. */
-function copyWith(tool: object, execute: ExecuteFunction): object {
-  const copy = Object.create(Object.getPrototypeOf(tool) as object | null, Object.getOwnPropertyDescriptors(tool)) as object;
-  Object.defineProperty(copy, 'execute', { value: execute, enumerable: true, writable: true, configurable: true });
-  return copy;
 }
 
 /**
@@ -171,14 +167,11 @@ async function runCall<S>(
       args,
       state: settings.state as S,
       execute: executorOf(runnable),
-      resolveTool: (other) => {
-        const target = runnables.get(other);
-        return target === undefined ? undefined : executorOf(target);
-      },
-      isKnownTool: (other) => runnables.has(other),
+      ...namedTargets(runnables, executorOf),
       callId: toolCallId,
       toolDescription: runnable.description,
       signal: abortSignal,
+      span: frameworkToolSpan(name, toolCallId),
       ...settings.limits,
     });
   } catch (thrown) {

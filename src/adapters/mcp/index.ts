@@ -1,7 +1,8 @@
 /**
- * toolhooks/mcp — hooks around the tool calls of a Model Context Protocol client
- * (`@modelcontextprotocol/sdk` 1.x). The SDK is an optional peer dependency: this entry does not
- * import it; it wraps the client object you already have.
+ * toolhooks/mcp — hooks around the tool calls of a Model Context Protocol client: the TypeScript
+ * SDK's v1 `Client` (`@modelcontextprotocol/sdk` 1.x) or v2 `Client` (`@modelcontextprotocol/client`
+ * 2.x). The SDK is an optional peer dependency: this entry does not import it; it wraps the client
+ * object you already have.
  *
  * @example
  * ```ts

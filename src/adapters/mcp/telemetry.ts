@@ -7,21 +7,65 @@
 import type { Attributes } from '@opentelemetry/api';
 import { context as otelContext, propagation } from '@opentelemetry/api';
 import { reportTelemetryFailure } from '../../telemetry/failures.js';
-import { ATTR_MCP_METHOD_NAME, ATTR_MCP_SESSION_ID, MCP_METHOD_TOOLS_CALL } from '../../telemetry/semconv.js';
+import {
+  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP_SESSION_ID,
+  ATTR_NETWORK_TRANSPORT,
+  MCP_METHOD_TOOLS_CALL,
+} from '../../telemetry/semconv.js';
 import type { McpClientLike } from './with-mcp-hooks.js';
 
-/** The MCP attributes of the execute_tool span: the method, and the session when the transport has one. */
+/**
+ * The MCP attributes of the execute_tool span, per the MCP semantic conventions: the method, the
+ * negotiated protocol revision, the transport (`pipe` for stdio, `tcp` for HTTP; none for an
+ * in-process pair), and the session only where the protocol has sessions — a legacy (2025-era)
+ * connection over Streamable HTTP; the 2026-07-28 revision is sessionless.
+ */
 export function callAttributes(client: McpClientLike): Attributes {
   const attributes: Attributes = { [ATTR_MCP_METHOD_NAME]: MCP_METHOD_TOOLS_CALL };
   try {
-    // Streamable HTTP has a session id once initialized; stdio and in-memory transports have none.
     const transport: unknown = Reflect.get(client, 'transport', client);
+    const version = protocolVersionOf(client, transport);
+    if (version !== undefined) attributes[ATTR_MCP_PROTOCOL_VERSION] = version;
+    const network = networkTransportOf(transport);
+    if (network !== undefined) attributes[ATTR_NETWORK_TRANSPORT] = network;
     const sessionId: unknown = transport !== null && typeof transport === 'object' ? (transport as { sessionId?: unknown }).sessionId : undefined;
-    if (typeof sessionId === 'string' && sessionId.length > 0) attributes[ATTR_MCP_SESSION_ID] = sessionId;
+    if (typeof sessionId === 'string' && sessionId.length > 0 && eraOf(client) !== 'modern') attributes[ATTR_MCP_SESSION_ID] = sessionId;
   } catch (error) {
-    reportTelemetryFailure('mcp.session.id', error);
+    reportTelemetryFailure('mcp attributes', error);
   }
   return attributes;
+}
+
+/** The negotiated revision: the v2 client's getter, else what a v1 HTTP transport sends as its header. */
+function protocolVersionOf(client: McpClientLike, transport: unknown): string | undefined {
+  const getter: unknown = Reflect.get(client, 'getNegotiatedProtocolVersion', client);
+  const fromClient: unknown = typeof getter === 'function' ? (getter as () => unknown).call(client) : undefined;
+  if (typeof fromClient === 'string' && fromClient.length > 0) return fromClient;
+  const fromTransport: unknown = transport !== null && typeof transport === 'object' ? (transport as { protocolVersion?: unknown }).protocolVersion : undefined;
+  return typeof fromTransport === 'string' && fromTransport.length > 0 ? fromTransport : undefined;
+}
+
+/** `network.transport` of the SDK's transports, told apart by their class. */
+function networkTransportOf(transport: unknown): string | undefined {
+  if (transport === null || typeof transport !== 'object') return undefined;
+  const name = (transport as { constructor?: { name?: unknown } }).constructor?.name;
+  if (typeof name !== 'string') return undefined;
+  if (/Stdio/i.test(name)) return 'pipe';
+  if (/HTTP|SSE|WebSocket/i.test(name)) return 'tcp';
+  return undefined;
+}
+
+/** The v2 client's protocol era (`modern` for 2026-07-28 and later); undefined for v1. */
+function eraOf(client: McpClientLike): unknown {
+  const getter: unknown = Reflect.get(client, 'getProtocolEra', client);
+  return typeof getter === 'function' ? (getter as () => unknown).call(client) : undefined;
+}
+
+/** Whether the client is the MCP TypeScript SDK v2's (`callTool(params, options)`), not v1's (`callTool(params, resultSchema, options)`). */
+export function isV2Client(client: McpClientLike): boolean {
+  return typeof Reflect.get(client, 'getProtocolEra', client) === 'function';
 }
 
 /**

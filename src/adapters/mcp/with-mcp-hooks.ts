@@ -13,7 +13,7 @@ import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireRunner, toText } from '../shared.js';
 import { McpToolError } from './tool-error.js';
-import { callAttributes, withTraceContext } from './telemetry.js';
+import { callAttributes, isV2Client, withTraceContext } from './telemetry.js';
 
 /**
  * The `params` of an MCP `tools/call` request, as far as the adapter reads them; other fields
@@ -32,8 +32,9 @@ export interface McpCallToolParams {
 }
 
 /**
- * What withMcpHooks needs of a client: the `callTool` of `@modelcontextprotocol/sdk`'s `Client`
- * (`callTool(params, resultSchema?, options?)`), and optionally its `listTools`.
+ * What withMcpHooks needs of a client: the `callTool` of the MCP TypeScript SDK's `Client` — v1's
+ * `callTool(params, resultSchema?, options?)` (`@modelcontextprotocol/sdk`) or v2's
+ * `callTool(params, options?)` (`@modelcontextprotocol/client`) — and optionally its `listTools`.
  *
  * @example
  * ```ts
@@ -99,8 +100,12 @@ const SERVER_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
  * unchanged; the options' `signal` is also the hooks' `ctx.signal`. `params._meta` keeps the
  * caller's fields and gains the W3C trace context (`traceparent`, `tracestate`) of the call, when
  * a propagator is registered and the caller set neither. The `execute_tool` span carries
- * `mcp.method.name` (`tools/call`), `mcp.session.id` when the transport has a session, and
- * `gen_ai.tool.description` when a `listTools` result described the tool.
+ * `mcp.method.name` (`tools/call`), `mcp.protocol.version` (the negotiated revision),
+ * `network.transport` (`pipe` for stdio, `tcp` for HTTP), `mcp.session.id` only where the protocol
+ * has sessions (a 2025-era connection over Streamable HTTP; the 2026-07-28 revision has none), and
+ * `gen_ai.tool.description` when a `listTools` result described the tool. v1 and v2 clients are
+ * told apart when wrapping (v2 has `getProtocolEra`), so the request options are read from the
+ * right argument.
  *
  * @example
  * ```ts
@@ -121,7 +126,7 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
   const where = 'withMcpHooks';
   if (client === null || (typeof client !== 'object' && typeof client !== 'function') || typeof client.callTool !== 'function') {
     throw new TypeError(
-      `${where}: client must be an MCP Client (an object with a callTool method), got ${
+      `${where}: client must be an MCP Client (an object with a callTool method: @modelcontextprotocol/sdk ^1 or @modelcontextprotocol/client ^2), got ${
         client === null || typeof client !== 'object' ? typeName(client) : 'an object without callTool'
       }`,
     );
@@ -154,6 +159,7 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
     known,
     state: options.state,
     limits: readLimits(options, where),
+    v2: isV2Client(client),
   };
 
   const callTool = (params: unknown, ...rest: unknown[]): Promise<unknown> => hookedCallTool(context, params, rest);
@@ -195,6 +201,8 @@ interface CallContext<S> {
   readonly known: Map<string, string | undefined>;
   readonly state: S | undefined;
   readonly limits: CallLimits;
+  /** Whether the client is the v2 SDK's (its request options come first). */
+  readonly v2: boolean;
 }
 
 async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest: unknown[]): Promise<unknown> {
@@ -212,7 +220,8 @@ async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest:
     throw new TypeError(`callTool: params._meta must be an object of request metadata, got ${typeName(meta)}`);
   }
   const args: ToolArgs = given ?? {};
-  const requestOptions = rest[1];
+  // v2: callTool(params, options); v1: callTool(params, resultSchema, options).
+  const requestOptions = rest[context.v2 ? 0 : 1];
   const signal =
     requestOptions !== null && typeof requestOptions === 'object' && (requestOptions as { signal?: unknown }).signal instanceof AbortSignal
       ? (requestOptions as { signal: AbortSignal }).signal

@@ -1,8 +1,8 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import type { ToolExecutionOptions } from 'ai';
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import type { ToolExecutionOptions } from 'ai-v6';
+import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai-v6';
+import { MockLanguageModelV3 } from 'ai-v6/test';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';

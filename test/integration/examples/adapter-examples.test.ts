@@ -5,19 +5,23 @@ import { describe, expect, it } from 'vitest';
 import { runExample } from '../../support/run-example.js';
 
 describe('examples/ai-agent.ts', () => {
-  it('shows each decision in what the model received and nests execute_tool under ai.toolCall', () => {
+  it('shows each decision in what the model received and records on the execute_tool spans of @ai-sdk/otel', () => {
     const output = runExample('ai-agent');
     expect(output).toContain('call_1 get_weather: {"type":"json","value":{"city":"Paris","forecast":"cloudy","celsius":17,"cached":true}}');
     expect(output).toContain('call_2 get_weather: {"type":"json","value":{"city":"Lisbon","forecast":"sunny","celsius":24}}');
     expect(output).toContain('call_3 run_shell: {"type":"text","value":"sandbox: ran \\"curl https://example.com\\""}');
-    expect(output).toContain('call_4 run_shell: {"type":"error-text","value":"destructive command refused"}');
-    expect(output).toMatch(/call_5 get_weather: \{"type":"error-text","value":"Invalid input for tool get_weather/);
-    // The trace tree (startTelemetry's console: 'tree'): each execute_tool span nests under the AI SDK's ai.toolCall span.
+    expect(output).toContain('call_4 run_shell: {"type":"error-text","value":"HookAbortError: destructive command refused"}');
+    expect(output).toMatch(/call_5 get_weather: \{"type":"error-text","value":"AI_InvalidToolInputError: Invalid input for tool get_weather/);
+    // The trace tree (startTelemetry's console: 'tree'): one execute_tool span per call — the integration's —
+    // under its step span, with toolhooks' outcome on it and the phase spans below it.
     for (const [id, tool, outcome] of [['call_1', 'get_weather', 'skipped'], ['call_2', 'get_weather', 'completed'], ['call_3', 'run_shell', 'completed'], ['call_4', 'run_shell', 'aborted']]) {
-      expect(output).toMatch(new RegExp(`├─ ai\\.toolCall .*\\n(│  │.*\\n)*│  └─ execute_tool ${tool} .*id=${id} .*outcome=${outcome}`));
+      expect(output).toMatch(new RegExp(`├─ step 1 .*\\n(│  .*\\n)*│  [├└]─ execute_tool ${tool} .*id=${id} .*outcome=${outcome}`));
+      expect(output.match(new RegExp(`execute_tool ${tool} .*id=${id} `, 'g'))).toHaveLength(1);
     }
-    // The malformed call never reached execute; recordInvalidToolCalls records it as failed.
+    expect(output).toMatch(/execute_tool run_shell .*id=call_3 .*\n.*toolhooks\.before_tool .*decision=redirect by sandbox-network/);
+    // The malformed call never reached execute; recordInvalidToolCalls records it as failed, without its input.
     expect(output).toMatch(/execute_tool get_weather .*id=call_5 .*outcome=failed .*error\.type=InvalidToolInputError/);
+    expect(output).not.toMatch(/execute_tool get_weather .*id=call_5 .*Oslo/);
   }, 60_000);
 });
 
@@ -31,5 +35,30 @@ describe('examples/mcp-agent.ts', () => {
     expect(output).toContain('[mcp__files__delete_file] aborted\n  → rejected: HookAbortError from no-deletes: deleting files is not allowed in this session');
     expect(output).toContain('Files on the server: {"/notes/todo.txt":"buy milk","/tmp/scratch.txt":"draft"}');
     expect(output).toMatch(/execute_tool mcp__files__read_file .*outcome=recovered\n├─ toolhooks\.execute .*error\.type=tool_error.*\n└─ toolhooks\.on_error .*decision=skip by missing-file-help/);
+  }, 60_000);
+});
+
+describe('examples/openai-agents-agent.ts', () => {
+  it('runs the Agents SDK Runner offline: Skip and Redirect reach the model, Abort ends the run with ToolCallError', () => {
+    const output = runExample('openai-agents-agent');
+    expect(output).toContain('Agent stopped: HookAbortError: destructive command refused');
+    expect(output).toContain('call_1 get_weather: {"city":"Paris","forecast":"cloudy","cached":true}');
+    expect(output).toContain('call_2 get_weather: {"city":"Lisbon","forecast":"sunny","celsius":24}');
+    expect(output).toContain('call_3 run_shell: sandbox: ran "curl https://example.com"');
+    expect(output).toMatch(/execute_tool get_weather .*id=call_1 .*outcome=skipped/);
+    expect(output).toMatch(/execute_tool run_shell .*id=call_3 .*outcome=completed .*→ run_shell_sandboxed/);
+    expect(output).toMatch(/execute_tool run_shell .*id=call_4 .*outcome=aborted .*error\.type=HookAbortError/);
+  }, 60_000);
+});
+
+describe('examples/mastra-agent.ts', () => {
+  it('runs a Mastra Agent offline: Abort reaches the model as the tool error and the run goes on; refused input is a failed call', () => {
+    const output = runExample('mastra-agent');
+    expect(output).toContain('call_1 get_weather: {"type":"json","value":{"city":"Paris","forecast":"cloudy","cached":true}}');
+    expect(output).toContain('call_3 run_shell: {"type":"text","value":"sandbox: ran \\"curl https://example.com\\""}');
+    expect(output).toContain('call_4 run_shell: {"type":"error-text","value":"destructive command refused"}');
+    expect(output).toContain('Final answer: Paris is cloudy');
+    expect(output).toMatch(/execute_tool run_shell .*id=call_4 .*outcome=aborted .*error\.type=HookAbortError/);
+    expect(output).toMatch(/execute_tool get_weather .*id=call_5 .*outcome=failed .*error\.type=ValidationError/);
   }, 60_000);
 });

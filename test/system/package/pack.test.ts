@@ -141,3 +141,27 @@ describe('the packed package: toolhooks/langchain and toolhooks/claude', () => {
     expect(run('node', ['-e', `console.log(Object.keys(require(${JSON.stringify(langchain)})).sort().join(','))`], root).trim()).toBe('toolhooksMiddleware,withHooks');
   });
 });
+
+describe('the packed package: toolhooks/openai-agents and toolhooks/mastra', () => {
+  const useAgents = `
+    const invoke = async (_ctx, input) => 'ran ' + input;
+    const [hooked] = withHooks([{ type: 'function', name: 'echo', description: 'd', parameters: {}, strict: true, invoke, needsApproval: async () => false }],
+      new HookRunner([{ beforeTool: (name, args) => (args.x === 2 ? skip('cached', 'stub') : undefined) }]));
+    Promise.all([hooked.invoke({}, '{"x":1}'), hooked.invoke({}, '{"x":2}')]).then((out) => console.log(JSON.stringify(out)));`;
+  const useMastra = `
+    const tools = withHooks({ echo: { description: 'd', execute: async (input) => 'ran ' + input.x } },
+      new HookRunner([{ beforeTool: (name, args) => (args.x === 2 ? skip('cached', 'stub') : undefined) }]));
+    Promise.all([tools.echo.execute({ x: 1 }, {}), tools.echo.execute({ x: 2 }, {})]).then((out) => console.log(JSON.stringify(out)));`;
+
+  it('both load and work through require and import without their frameworks installed', () => {
+    expect(() => run('node', ['-e', `require.resolve('@openai/agents')`], app)).toThrow(/Cannot find module/);
+    for (const [entry, use, expected, surface] of [
+      ['toolhooks/openai-agents', useAgents, '["ran {\\"x\\":1}","stub"]', 'withHooks'],
+      ['toolhooks/mastra', useMastra, '["ran 1","stub"]', 'recordInvalidToolCalls,withHooks'],
+    ] as const) {
+      expect(run('node', ['-e', `const { HookRunner, skip } = require('toolhooks'); const { withHooks } = require('${entry}');${use}`], app).trim()).toBe(expected);
+      expect(run('node', ['--input-type=module', '-e', `import { HookRunner, skip } from 'toolhooks'; import { withHooks } from '${entry}';${use}`], app).trim()).toBe(expected);
+      expect(run('node', ['-e', `console.log(Object.keys(require('${entry}')).sort().join(','))`], app).trim()).toBe(surface);
+    }
+  });
+});

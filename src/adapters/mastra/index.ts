@@ -1,0 +1,21 @@
+/**
+ * toolhooks/mastra — hooks around the tools of a Mastra Agent (`@mastra/core` 1.x). Mastra is an
+ * optional peer dependency: this entry imports neither its code nor its types; it wraps the tools
+ * record you already have.
+ *
+ * @example
+ * ```ts
+ * import { Agent } from '@mastra/core/agent';
+ * import { HookRunner, abort } from 'toolhooks';
+ * import { withHooks } from 'toolhooks/mastra';
+ *
+ * const runner = new HookRunner([{ name: 'policy', tools: ['shell'], beforeTool: (_t, args) => (/rm -rf/.test(String(args.cmd)) ? abort('destructive') : undefined) }]);
+ * const agent = new Agent({ id: 'ops', name: 'ops', instructions: '…', model, tools: withHooks({ shell }, runner) });
+ * await agent.generate('clean up /tmp');
+ * ```
+ * @packageDocumentation
+ */
+export { withHooks } from './with-hooks.js';
+export type { WithHooksOptions } from './with-hooks.js';
+export { recordInvalidToolCalls } from './invalid-calls.js';
+export type { MastraSkipResult, MastraToolCallContext, MastraToolHooks, RecordInvalidToolCallsOptions } from './invalid-calls.js';

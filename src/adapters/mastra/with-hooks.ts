@@ -1,0 +1,148 @@
+/**
+ * withHooks: a Mastra Agent's tools record whose `execute` functions run through the hooks, so
+ * decisions take effect inside `agent.generate()` / `agent.stream()` and every call gets its
+ * `execute_tool` span.
+ */
+import { typeName } from '../../internal/describe.js';
+import { isPlainObject } from '../../decisions.js';
+import type { ToolArgs } from '../../hook.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
+import type { RunnerCore } from '../../runner/core.js';
+import type { Executor } from '../../flows/execute-tool.js';
+import { runToolCall } from '../../flows/execute-tool.js';
+import type { CallLimits } from '../shared.js';
+import { copyWith, mapToolRecord, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+
+/**
+ * Options of {@link withHooks}.
+ *
+ * @example
+ * ```ts
+ * const agent = new Agent({ id: 'ops', name: 'ops', instructions, model, tools: withHooks({ shell, search }, runner, { state: { userId } }) });
+ * ```
+ */
+export interface WithHooksOptions<S = unknown> {
+  /** Agent state passed to every hook. */
+  state?: S;
+  /** How many times an on_error Redirect may retry a tool. Default 1. */
+  maxRetries?: number;
+  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
+  maxReexecutions?: number;
+}
+
+/** The Mastra line whose tools this adapter knows. */
+const SUPPORTED_MASTRA_RANGE = '@mastra/core >=1.0.0 <2';
+
+/** Mastra's mark on its `Tool` instances (`createTool`), a global symbol. */
+const MASTRA_TOOL_MARKER = Symbol.for('mastra.core.tool.Tool');
+
+type Execute = (inputData: unknown, context?: unknown) => unknown;
+
+interface Runnable {
+  readonly tool: object;
+  readonly execute: Execute;
+  readonly description: string | undefined;
+}
+
+interface Settings<S> {
+  readonly core: RunnerCore<S>;
+  readonly state: S | undefined;
+  readonly limits: CallLimits;
+  readonly runnables: ReadonlyMap<string, Runnable>;
+}
+
+/**
+ * Wraps a Mastra Agent's tools record (the `tools` of `new Agent({ … })`: `createTool` tools, or AI
+ * SDK tools) so that every tool's `execute` runs through the hooks, with the record's key as the tool
+ * name, the validated input as the args and the model's `toolCallId` as `gen_ai.tool.call.id`:
+ * - before_tool Skip: the tool does not run; the stub is the tool result the model reads;
+ * - Redirect: `newArgs` are merged into the input; `newTool` runs another tool of the same record;
+ * - Abort: `execute` rejects with the {@link HookAbortError}; Mastra reports it to the model as the
+ *   tool's error (its message is the reason) and the run goes on;
+ * - onError and afterTool act as in executeTool (retry, recover with a stub, re-execute).
+ * Every other property of a tool (schemas, `requireApproval`, `toModelOutput`, …) is kept; tools
+ * without `execute` are returned as they are. Mastra validates the model's input against the tool's
+ * `inputSchema` before `execute` runs, so hooks see validated input, and a call Mastra rejects never
+ * reaches them.
+ *
+ * @example
+ * ```ts
+ * import { Agent } from '@mastra/core/agent';
+ * import { HookRunner, skip } from 'toolhooks';
+ * import { withHooks } from 'toolhooks/mastra';
+ *
+ * const runner = new HookRunner([{ name: 'cache', tools: ['weather'], beforeTool: (_t, args) => (cache.has(args.city) ? skip('cached', cache.get(args.city)) : undefined) }]);
+ * const agent = new Agent({ id: 'weather', name: 'weather', instructions, model, tools: withHooks({ weather }, runner) });
+ * const result = await agent.generate('Weather in Paris?');
+ * ```
+ */
+export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T {
+  const where = 'withHooks';
+  if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
+    throw new TypeError(`${where}: tools must be a Mastra Agent's tools record (tools by name, ${SUPPORTED_MASTRA_RANGE}), got ${typeName(tools)}`);
+  }
+  const core = requireRunner<S>(runner, where);
+  const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions']);
+  const runnables = new Map<string, Runnable>();
+  for (const [name, tool] of Object.entries(tools as Record<string, unknown>)) {
+    const runnable = runnableOf(name, tool, where);
+    if (runnable !== undefined) runnables.set(name, runnable);
+  }
+  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), runnables };
+  const hooked = mapToolRecord(tools, (name, tool) => {
+    const runnable = runnables.get(name);
+    return runnable === undefined ? undefined : copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
+  });
+  return hooked as T;
+}
+
+function runnableOf(name: string, tool: unknown, where: string): Runnable | undefined {
+  const label = `${where}: tools[${JSON.stringify(name)}]`;
+  if (tool === null || typeof tool !== 'object') throw new TypeError(`${label} must be a tool object, got ${typeName(tool)}`);
+  const { execute, id, description } = tool as { execute?: unknown; id?: unknown; description?: unknown };
+  if (execute === undefined || execute === null) return undefined;
+  if (typeof execute !== 'function') throw new TypeError(`${label}.execute must be a function, got ${typeName(execute)}`);
+  // A Mastra 1.x Tool carries the global mark and an execute(inputData, context) that validates its input;
+  // a tool with an id but neither is one of Mastra 0.x, whose execute takes one `{ context }` argument.
+  if (typeof id === 'string' && !(MASTRA_TOOL_MARKER in tool) && execute.length < 2) {
+    throw new TypeError(`${label} looks like a tool of an older Mastra (execute({ context })); toolhooks/mastra supports ${SUPPORTED_MASTRA_RANGE}, whose tools run execute(inputData, context)`);
+  }
+  return { tool, execute: execute as Execute, description: typeof description === 'string' ? description : undefined };
+}
+
+function hookedExecute<S>(name: string, runnable: Runnable, settings: Settings<S>): Execute {
+  return (inputData, context) => {
+    const wrapped = !isPlainObject(inputData);
+    const args: ToolArgs = isPlainObject(inputData) ? inputData : { input: inputData };
+    const executorOf =
+      (target: Runnable): Executor =>
+      (callArgs) =>
+        target.execute.call(target.tool, wrapped ? callArgs.input : callArgs, context);
+    return runToolCall<S>({
+      core: settings.core,
+      toolName: name,
+      args,
+      state: settings.state as S,
+      execute: executorOf(runnable),
+      ...namedTargets(settings.runnables, executorOf),
+      callId: toolCallIdOf(context),
+      toolDescription: runnable.description,
+      signal: signalOf(context),
+      ...settings.limits,
+    });
+  };
+}
+
+/** The model's call id: `context.agent.toolCallId` inside an agent, `context.toolCallId` for an AI SDK tool. */
+function toolCallIdOf(context: unknown): string | undefined {
+  if (context === null || typeof context !== 'object') return undefined;
+  const agent = (context as { agent?: unknown }).agent;
+  const nested = agent !== null && typeof agent === 'object' ? (agent as { toolCallId?: unknown }).toolCallId : undefined;
+  const direct = (context as { toolCallId?: unknown }).toolCallId;
+  return typeof nested === 'string' ? nested : typeof direct === 'string' ? direct : undefined;
+}
+
+function signalOf(context: unknown): AbortSignal | undefined {
+  const signal = context !== null && typeof context === 'object' ? (context as { abortSignal?: unknown }).abortSignal : undefined;
+  return signal instanceof AbortSignal ? signal : undefined;
+}
