@@ -266,6 +266,11 @@ export interface ApprovalEvent {
   readonly edited: boolean;
   /** For `error`: what the approver threw, or a TypeError describing the junk it answered. */
   readonly error?: unknown;
+  /**
+   * For `error`: the error as recorded — type, message and stack bounded, with the call's argument values
+   * scrubbed out as in every other signal (what LoggingHook logs). Set by the runner.
+   */
+  readonly exception?: RecordedError;
   /** How long the wait took. */
   readonly durationMs: number;
   readonly callId?: string;

@@ -208,8 +208,8 @@ export class LoggingHook implements ToolHook {
     if (event.denialReason !== undefined && event.denialReason !== '') fields[ATTR_APPROVAL_DENIAL_REASON] = event.denialReason;
     fields[ATTR_APPROVAL_EDITED] = event.edited;
     if (Number.isFinite(event.durationMs)) fields[ATTR_APPROVAL_DURATION_MS] = roundMs(event.durationMs);
-    // An approver's failure: bounded like every error text (the event carries no description of its own).
-    if (event.error !== undefined) fields.err = errField(unscrubbed.describe(event.error));
+    // An approver's failure: as the runner recorded it (bounded, argument values scrubbed), else bounded.
+    if (event.error !== undefined) fields.err = errField(event.exception ?? unscrubbed.describe(event.error));
     if (event.callId !== undefined) fields[ATTR_GEN_AI_TOOL_CALL_ID] = event.callId;
     this.#write(level, fields, `${LOG_MSG_APPROVAL_PREFIX} ${event.outcome}`);
   }

@@ -117,7 +117,13 @@ async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pe
     const event: Mutable<ApprovalEvent> = { type: 'approval', toolName, id, hook, reason, outcome: answer.outcome, edited, durationMs };
     if (answer.approver !== undefined) event.approver = answer.approver;
     if (denialReason !== undefined) event.denialReason = denialReason;
-    if (answer.error !== undefined) event.error = answer.error;
+    if (answer.error !== undefined) {
+      event.error = answer.error;
+      // An approver's error can quote the arguments it was shown: scrubbed like a hook's failure.
+      const scrubber = request.scrubber ?? core.capture.scrubber([request.args]);
+      scrubber.add(args);
+      event.exception = scrubber.describe(answer.error);
+    }
     if (request.callId !== undefined) event.callId = request.callId;
     // Delivered inside the approval span, so a log record of it carries the span's ids.
     if (span === undefined) core.notify(event, toolName, undefined);

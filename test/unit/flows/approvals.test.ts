@@ -198,6 +198,21 @@ describe('approvals: fail closed', () => {
     expect(span.attributes[ATTR_APPROVAL_OUTCOME]).toBe('denied');
   });
 
+  it('an approver error that quotes the arguments is recorded without them (capture off)', async () => {
+    const execute = vi.fn(() => 'ran');
+    const rec = recorder();
+    const hooks = runner([gate(), rec], {
+      approver: (request) => {
+        throw new Error(`cannot page anyone about mail to ${String(request.args.to)}`);
+      },
+    });
+    expect(await executeTool({ hooks, toolName: 'send_email', args: { to: 'cfo@corp.example' }, execute })).toBe('Tool call denied: error');
+    const approval = rec.approvals()[0]!;
+    expect((approval.error as Error).message).toContain('cfo@corp.example'); // observers still get what was thrown
+    expect(approval.exception?.message).toBe('cannot page anyone about mail to [REDACTED]');
+    expect(JSON.stringify(approval.exception)).not.toContain('cfo@corp.example');
+  });
+
   it('no approver denies as no_approver', async () => {
     const { result, root } = await denied({});
     expect(result).toBe('Tool call denied: no_approver');
