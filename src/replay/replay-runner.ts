@@ -67,6 +67,9 @@ export class ReplayRunner<S = unknown> {
       },
     };
     try {
+      // The hooks as given pass the runner's own checks first (a misspelt method is a TypeError naming the
+      // one meant), before observers are muted: a muted hook would otherwise be dropped without a word.
+      new HookRunner<S>({ ...options, hooks: [...(options.hooks ?? [])], tracer: new ProxyTracerProvider().getTracer('toolhooks-replay') });
       this.#runner = new HookRunner<S>({
         ...options,
         hooks: [...(options.hooks ?? []).map(muteObserver), observer],

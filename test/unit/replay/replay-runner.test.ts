@@ -132,6 +132,11 @@ describe('replaying recorded calls', () => {
       /^hooks cannot be run: HookRunner: hook "bad" \(index 0\): beforeTool must be a function, got number$/,
     );
   });
+
+  it('rejects a hook whose only decision method is misspelt, as the runner would, instead of muting it', () => {
+    expect(() => new ReplayRunner([{ name: 'policy', beforeToolCall: () => abort('no') } as never])).toThrow(ReplayInputError);
+    expect(() => new ReplayRunner([{ name: 'policy', beforetool: () => abort('no'), onEvent: () => undefined } as never])).toThrow(/beforeTool/);
+  });
 });
 
 describe('replaying a policy that now asks or replaces', () => {
