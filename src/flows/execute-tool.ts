@@ -20,7 +20,7 @@ import {
   requireObject,
   requireToolName,
 } from '../internal/validate.js';
-import type { CallSpec } from './tool-call.js';
+import type { CallSpec } from './call-spec.js';
 import { ToolCall } from './tool-call.js';
 
 /** What an executor is told about the run it performs. */
