@@ -8,11 +8,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CanUseTool, PostToolUseHookInput, PreToolUseHookInput } from '@anthropic-ai/claude-agent-sdk';
+import type { CanUseTool, PostToolUseFailureHookInput, PostToolUseHookInput, PreToolUseHookInput } from '@anthropic-ai/claude-agent-sdk';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HookRunner, ToolHook } from '../../../src/index.js';
-import { ask, replaceResult } from '../../../src/index.js';
+import { ask, replaceResult, skip } from '../../../src/index.js';
 import { DeferredApprovals, claudeAgentHooks } from '../../../src/adapters/claude/index.js';
 import type { ClaudeAgentHooks } from '../../../src/adapters/claude/index.js';
 import { ATTR_APPROVAL_APPROVER, ATTR_APPROVAL_DENIAL_REASON, ATTR_APPROVAL_ID, ATTR_APPROVAL_OUTCOME, ATTR_OUTCOME, ATTR_RESULT_REPLACED, SPAN_APPROVAL, SPAN_EXECUTE_TOOL_PREFIX } from '../../../src/telemetry/semconv.js';
@@ -262,6 +262,19 @@ describe('approvals driven with the SDK\'s hook input types', () => {
       ['pending', 'k-1', 'pending'],
       ['completed', 'k-1', 'approved'],
       ['pending', 'k-2', 'pending'],
+    ]);
+  });
+
+  it("'ask': approved but the tool failed (PostToolUseFailure): on_error runs in the continuation, its Skip reaches the model as context", async () => {
+    const onError = vi.fn((..._call: unknown[]) => skip('fallback', 'use 3'));
+    const hooks = claudeAgentHooks(runner([gate, { name: 'fallback', onError }]), { approvals: 'ask' });
+    await callHook(hooks, 'PreToolUse', pre('k-3'), 'k-3');
+    const failure: PostToolUseFailureHookInput = { ...base, hook_event_name: 'PostToolUseFailure', tool_name: ADD, tool_input: { a: 1, b: 2 }, tool_use_id: 'k-3', error: 'overflow' };
+    await expect(callHook(hooks, 'PostToolUseFailure', failure, 'k-3')).resolves.toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'use 3' } });
+    expect(onError.mock.calls[0]![2]).toMatchObject({ name: 'ClaudeToolError', failure: 'failed', message: 'overflow' });
+    expect(passes(ADD)).toEqual([
+      ['pending', 'k-3', 'pending'],
+      ['recovered', 'k-3', 'approved'],
     ]);
   });
 
