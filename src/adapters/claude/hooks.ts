@@ -78,6 +78,13 @@ export interface ClaudeAgentHooksOptions<S = unknown> {
  * const runner = new HookRunner([{ name: 'no-rm', tools: ['Bash'], beforeTool: (tool, args) => (String(args.command).includes('rm -rf') ? abort('destructive command') : undefined) }]);
  * for await (const message of query({ prompt: 'Tidy the repo', options: { hooks: claudeAgentHooks(runner) } })) console.log(message.type);
  * ```
+ *
+ * @example
+ * ```ts
+ * // An Ask goes to the SDK's own permission prompt: your canUseTool gets the Ask's reason.
+ * const gated = new HookRunner([{ name: 'shell-gate', tools: ['Bash'], beforeTool: () => ask('shell commands need a yes') }]);
+ * const options = { hooks: claudeAgentHooks(gated, { approvals: 'ask' }), canUseTool: async (tool, input, { decisionReason }) => ((await confirm(decisionReason)) ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: 'no' }) };
+ * ```
  */
 export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: ClaudeAgentHooksOptions<S>): ClaudeAgentHooks {
   const where = 'claudeAgentHooks';
