@@ -9,6 +9,7 @@ import { typeName } from '../../internal/describe.js';
 import type { ApprovalResponse, ToolArgs } from '../../index.js';
 import { ApprovalLedger } from '../approval-ledger.js';
 import type { PendingApproval } from '../../flows/handoff.js';
+import { setBounded } from './asked.js';
 
 /** What a deferred call asked, for the app to show the person who decides. */
 export interface DeferredApprovalRequest {
@@ -108,12 +109,7 @@ export class DeferredState {
   }
 
   remember<V>(map: Map<string, V>, id: string, value: V): void {
-    map.delete(id);
-    map.set(id, value);
-    if (map.size > this.#capacity) {
-      const oldest = map.keys().next();
-      if (oldest.done !== true) map.delete(oldest.value);
-    }
+    setBounded(map, id, value, this.#capacity);
   }
 }
 

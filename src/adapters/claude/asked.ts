@@ -25,13 +25,7 @@ export class AskedCalls {
   }
 
   add(id: string, call: AskedCall): void {
-    const calls = this.#calls;
-    calls.delete(id);
-    calls.set(id, call);
-    if (calls.size > this.#capacity) {
-      const oldest = calls.keys().next();
-      if (oldest.done !== true) calls.delete(oldest.value);
-    }
+    setBounded(this.#calls, id, call, this.#capacity);
   }
 
   /** The call `id` asked, taken: its outcome is known now. */
@@ -48,5 +42,15 @@ export class AskedCalls {
 
   get size(): number {
     return this.#calls.size;
+  }
+}
+
+/** Sets `id` as the newest entry of `map`, dropping the oldest beyond `capacity`. */
+export function setBounded<V>(map: Map<string, V>, id: string, value: V, capacity: number): void {
+  map.delete(id);
+  map.set(id, value);
+  if (map.size > capacity) {
+    const oldest = map.keys().next();
+    if (oldest.done !== true) map.delete(oldest.value);
   }
 }
