@@ -12,10 +12,10 @@ import type { CanUseTool, PostToolUseFailureHookInput, PostToolUseHookInput, Pre
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HookRunner, ToolHook } from '../../../src/index.js';
-import { ask, replaceResult, skip } from '../../../src/index.js';
+import { ask, redirect, replaceResult, skip } from '../../../src/index.js';
 import { DeferredApprovals, claudeAgentHooks } from '../../../src/adapters/claude/index.js';
 import type { ClaudeAgentHooks } from '../../../src/adapters/claude/index.js';
-import { ATTR_APPROVAL_APPROVER, ATTR_APPROVAL_DENIAL_REASON, ATTR_APPROVAL_ID, ATTR_APPROVAL_OUTCOME, ATTR_OUTCOME, ATTR_RESULT_REPLACED, SPAN_APPROVAL, SPAN_EXECUTE_TOOL_PREFIX } from '../../../src/telemetry/semconv.js';
+import { ATTR_APPROVAL_APPROVER, ATTR_APPROVAL_DENIAL_REASON, ATTR_APPROVAL_EDITED, ATTR_APPROVAL_ID, ATTR_APPROVAL_OUTCOME, ATTR_OUTCOME, ATTR_RESULT_REPLACED, SPAN_APPROVAL, SPAN_EXECUTE_TOOL_PREFIX } from '../../../src/telemetry/semconv.js';
 import { toolResultsIn } from '../../../examples/support/fake-messages-api.js';
 import type { ContentBlock } from '../../../examples/support/fake-messages-api.js';
 import { ADD, callHook, resultOf, startClaudeAgent, useTool } from '../../support/claude-agent.js';
@@ -67,6 +67,26 @@ describe("approvals: 'ask' — the SDK's own permission flow asks", () => {
     const [asking, continuation] = calls(ADD);
     expect(continuation!.links.map((link) => link.context.spanId)).toEqual([asking!.spanContext().spanId]);
     expect(after).toHaveBeenCalledTimes(1); // after_tool runs in the continuation only
+  });
+
+  it('a Redirect before the Ask reaches the prompt as its input; the input the prompt approved is recorded as an edit', async () => {
+    const prompted: Record<string, unknown>[] = [];
+    const canUseTool: CanUseTool = async (_tool, input) => {
+      prompted.push(input);
+      return { behavior: 'allow', updatedInput: { ...input, b: 20 } };
+    };
+    const limit: ToolHook = { name: 'limit', tools: [ADD], beforeTool: (_tool, args) => (Number(args.b) > 10 ? redirect({ newArgs: { b: 10 } }) : undefined) };
+    const hooks = claudeAgentHooks(runner([limit, gate]), { approvals: 'ask' });
+    await withAgent([useTool('toolu_a6', ADD, { a: 1, b: 99 })], async (agent) => {
+      await agent.run(hooks, { canUseTool });
+      expect(agent.ran).toEqual([{ tool: 'add', args: { a: 1, b: 20 } }]);
+    });
+    expect(prompted).toEqual([{ a: 1, b: 10 }]);
+    expect(passes(ADD)).toEqual([
+      ['pending', 'toolu_a6', 'pending'],
+      ['completed', 'toolu_a6', 'approved'],
+    ]);
+    expect(approvalUnder(calls(ADD)[1]!)?.attributes[ATTR_APPROVAL_EDITED]).toBe(true);
   });
 
   it('denied through canUseTool: the tool does not run, the model reads the SDK\'s denial, the call is denied', async () => {
