@@ -13,6 +13,10 @@ import type { CallLimits } from '../shared.js';
 import { copyWith, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
+import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { Invocation } from './held-calls.js';
+import type { FrameworkApprovals } from './approvals.js';
+import { frameworkApprovals, readApprovalsMode } from './approvals.js';
 
 /**
  * Options of {@link withHooks}.
@@ -29,18 +33,32 @@ export interface WithHooksOptions<S = unknown> {
   maxRetries?: number;
   /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
   maxReexecutions?: number;
+  /**
+   * Where an Ask is answered. `'runner'` (default): the runner's `approver` decides inside the call.
+   * `'framework'`: the SDK's own approvals — each tool's `needsApproval` runs the before_tool phase
+   * and answers true for an Ask, so the run returns with `interruptions`; the app answers with
+   * `state.approve(item)` / `state.reject(item)` and resumes with `run(agent, state)` (also from a
+   * state saved with `RunState.toString()`). Pass {@link approvalRejections} as the Runner's
+   * `toolErrorFormatter` to record rejected calls as `denied`.
+   */
+  approvals?: ApprovalsMode;
 }
+
+/** Where an Ask is answered: the runner's `approver`, or the SDK's interruptions. */
+export type ApprovalsMode = 'runner' | 'framework';
 
 /** The versions whose function tools this adapter knows (their shape is checked when wrapping). */
 export const SUPPORTED_AGENTS_RANGE = '@openai/agents >=0.20.0 <0.21';
 
 type Invoke = (runContext: unknown, input: string, details?: unknown) => Promise<unknown>;
+type NeedsApproval = (runContext: unknown, input: unknown, callId?: string) => Promise<boolean>;
 
 /** A function tool of the array, with the object it belongs to. */
 interface FunctionToolParts {
   readonly tool: object;
   readonly name: string;
   readonly invoke: Invoke;
+  readonly needsApproval: NeedsApproval;
   readonly description: string | undefined;
 }
 
@@ -49,6 +67,8 @@ interface Settings<S> {
   readonly state: S | undefined;
   readonly limits: CallLimits;
   readonly tools: ReadonlyMap<string, FunctionToolParts>;
+  /** The SDK's approvals (`approvals: 'framework'`); undefined with the runner's approver. */
+  readonly approvals: FrameworkApprovals | undefined;
 }
 
 /**
@@ -85,14 +105,21 @@ export function withHooks<T extends readonly unknown[], S = unknown>(tools: T, r
     throw new TypeError(`${where}: tools must be an Agent's array of tools (${SUPPORTED_AGENTS_RANGE}), got ${typeName(tools)}`);
   }
   const core = requireRunner<S>(runner, where);
-  const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions']);
+  const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions', 'approvals']);
+  const mode = readApprovalsMode(raw.approvals, where);
   const parts = (tools as readonly unknown[]).map((tool, index) => functionToolParts(tool, index, where));
   const byName = new Map<string, FunctionToolParts>();
   for (const part of parts) if (part !== undefined) byName.set(part.name, part);
-  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), tools: byName };
+  const approvals = mode === 'framework' ? frameworkApprovals(core, where) : undefined;
+  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), tools: byName, approvals };
   return (tools as readonly unknown[]).map((tool, index) => {
     const part = parts[index];
-    return part === undefined ? tool : copyWith(part.tool, 'invoke', hookedInvoke(part, settings));
+    if (part === undefined) return tool;
+    const copy = copyWith(part.tool, 'invoke', hookedInvoke(part, settings));
+    if (approvals === undefined) return copy;
+    Object.defineProperty(copy, 'needsApproval', { value: hookedNeedsApproval(part, settings, approvals), enumerable: true, writable: true, configurable: true });
+    approvals.register(copy, part.name);
+    return copy;
   }) as unknown as T;
 }
 
@@ -102,6 +129,7 @@ function functionToolParts(tool: unknown, index: number, where: string): Functio
     throw new TypeError(`${where}: tools[${index}] must be a tool object, got ${typeName(tool)}`);
   }
   const { type, name, invoke, needsApproval, description } = tool as Record<string, unknown>;
+  // (needsApproval is kept for `approvals: 'framework'`, which asks it before the hooks.)
   if (type !== 'function') {
     if (typeof type === 'string') return undefined; // hosted, computer, shell…: the SDK runs them itself
     throw new TypeError(`${where}: tools[${index}] is not a tool of ${SUPPORTED_AGENTS_RANGE} (no type), got ${typeName(tool)}`);
@@ -111,12 +139,17 @@ function functionToolParts(tool: unknown, index: number, where: string): Functio
       `${where}: tools[${index}] is a function tool of another version of the Agents SDK (toolhooks/openai-agents needs name, invoke(runContext, input, details) and needsApproval, as in ${SUPPORTED_AGENTS_RANGE})`,
     );
   }
-  return { tool, name, invoke: invoke as Invoke, description: typeof description === 'string' ? description : undefined };
+  return { tool, name, invoke: invoke as Invoke, needsApproval: needsApproval as NeedsApproval, description: typeof description === 'string' ? description : undefined };
 }
 
 function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invoke {
   return async (runContext, input, details) => {
     const callId = callIdOf(details);
+    const invocation: Invocation = { runContext, input, details };
+    const approvals = settings.approvals;
+    // The call's before_tool phase already ran in needsApproval: its flow goes on with this invocation.
+    const held = approvals === undefined || callId === undefined ? undefined : approvals.held.take(callId, invocation);
+    if (held !== undefined) return outputOf(held);
     let parsed: unknown;
     try {
       parsed = JSON.parse(input);
@@ -124,38 +157,81 @@ function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invok
       await recordRejectedCall(settings.core, { toolName: parts.name, callId, input }, error);
       return parts.invoke.call(parts.tool, runContext, input, details);
     }
-    const watched = watchParsing(details);
-    const wrapped = !isPlainObject(parsed);
-    const args: ToolArgs = isPlainObject(parsed) ? parsed : { input: parsed };
-    const executorOf =
-      (target: FunctionToolParts): Executor =>
-      async (callArgs) => {
-        watched.parsed = false;
-        // Unchanged arguments go as the model sent them: the SDK reuses the input it already parsed.
-        const sent = callArgs === args ? input : JSON.stringify(wrapped ? callArgs.input : callArgs);
-        const output = await target.invoke.call(target.tool, runContext, sent, details);
-        // The tool's schema refused the input: the output is the SDK's error text for the model.
-        if (watched.known && !watched.parsed) throw new RejectedInputError(target.name, output);
-        return output;
-      };
-    try {
-      return await runCall(parts, settings, args, callId, details, executorOf);
-    } catch (error) {
-      if (error instanceof RejectedInputError) return error.output;
-      throw error;
+    let handoff: ApprovalHandoff | undefined;
+    if (approvals !== undefined && callId !== undefined) {
+      // A continuation: the app approved this call through the SDK (its state says so).
+      const continuation = approvals.continuation(runContext, parts.name, callId);
+      if (continuation === 'resolved') return approvals.alreadyResolved(callId);
+      handoff = continuation;
     }
+    return outputOf(runCall(parts, settings, argsOf(parsed), callId, signalOf(details), handoff, () => invocation));
   };
 }
 
-/** Runs one call through the hooks; `executorOf` invokes a tool of the array with the call's arguments. */
+/**
+ * The tool's `needsApproval` for `approvals: 'framework'`: the tool's own first (true: the SDK asks,
+ * and the hooks run when the approved call is invoked), then the call's before_tool phase, held for
+ * the invoke that follows; true when the hooks asked.
+ */
+function hookedNeedsApproval<S>(parts: FunctionToolParts, settings: Settings<S>, approvals: FrameworkApprovals): NeedsApproval {
+  return async (runContext, input, callId) => {
+    if ((await parts.needsApproval.call(parts.tool, runContext, input, callId)) === true) return true;
+    if (typeof callId !== 'string') return false;
+    let parsed: unknown;
+    try {
+      parsed = typeof input === 'string' ? JSON.parse(input) : input;
+    } catch {
+      return false; // invoke records it as failed and hands it to the tool, as without approvals
+    }
+    // A copy: the hooks never see (or change) the object the SDK keeps.
+    const args = argsOf(JSON.parse(JSON.stringify(parsed ?? null)) as unknown);
+    return approvals.held.hold(parts.name, callId, (handoff, invocation) => runCall(parts, settings, args, callId, undefined, handoff, invocation));
+  };
+}
+
+/** What `invoke` returns for a call's flow: its result, or the SDK's error text for input the schema refused. */
+async function outputOf(flow: Promise<unknown>): Promise<unknown> {
+  try {
+    return await flow;
+  } catch (error) {
+    if (error instanceof RejectedInputError) return error.output;
+    throw error;
+  }
+}
+
+function argsOf(parsed: unknown): { args: ToolArgs; wrapped: boolean } {
+  return isPlainObject(parsed) ? { args: parsed, wrapped: false } : { args: { input: parsed }, wrapped: true };
+}
+
+/**
+ * Runs one call through the hooks; its executors invoke a tool of the array with the call's
+ * arguments, in the SDK's invocation — which, for a held call, arrives after the before_tool phase.
+ */
 function runCall<S>(
   parts: FunctionToolParts,
   settings: Settings<S>,
-  args: ToolArgs,
+  parsed: { args: ToolArgs; wrapped: boolean },
   callId: string | undefined,
-  details: unknown,
-  executorOf: (target: FunctionToolParts) => Executor,
+  signal: AbortSignal | undefined,
+  handoff: ApprovalHandoff | undefined,
+  invocation: () => Invocation | Promise<Invocation>,
 ): Promise<unknown> {
+  const { args, wrapped } = parsed;
+  let watched: { known: boolean; parsed: boolean } | undefined;
+  const executorOf =
+    (target: FunctionToolParts): Executor =>
+    async (callArgs) => {
+      const pending = invocation();
+      const { runContext, input, details } = pending instanceof Promise ? await pending : pending;
+      watched ??= watchParsing(details);
+      watched.parsed = false;
+      // Unchanged arguments go as the model sent them: the SDK reuses the input it already parsed.
+      const sent = callArgs === args ? input : JSON.stringify(wrapped ? callArgs.input : callArgs);
+      const output = await target.invoke.call(target.tool, runContext, sent, details);
+      // The tool's schema refused the input: the output is the SDK's error text for the model.
+      if (watched.known && !watched.parsed) throw new RejectedInputError(target.name, output);
+      return output;
+    };
   return runToolCall<S>({
     core: settings.core,
     toolName: parts.name,
@@ -165,7 +241,8 @@ function runCall<S>(
     ...namedTargets(settings.tools, executorOf),
     callId,
     toolDescription: parts.description,
-    signal: signalOf(details),
+    signal,
+    handoff,
     ...settings.limits,
   });
 }
