@@ -245,6 +245,21 @@ describe("approvals: 'framework' — the other decisions, decided in needsApprov
   });
 });
 
+describe("approvals: 'framework' and arguments that are not JSON", () => {
+  it('the SDK asks for approval of a call a conditional needsApproval cannot judge; approved, the model reads its parse error and nothing runs', async () => {
+    const { tools, weather, before } = setup();
+    const { agent, model } = agentWith(tools, [{ calls: [{ id: 'j1', tool: 'weather', args: 'RAW:{"city": "Sec' }] }, { text: 'ok' }]);
+    const first = await sdk().run(agent, 'go');
+    expect(first.interruptions).toHaveLength(1);
+    first.state.approve(first.interruptions[0] as RunToolApprovalItem);
+    await sdk().run(agent, first.state);
+    expect(String(outputsSent(model, 1).j1)).toMatch(/valid JSON/);
+    expect(weather).not.toHaveBeenCalled();
+    expect(before).not.toHaveBeenCalled();
+    expect(executeSpans('weather')).toHaveLength(0);
+  });
+});
+
 describe("approvals: 'framework' bad input", () => {
   it('an unknown approvals value and a wrong approvalRejections argument are TypeErrors naming them', () => {
     const { tools } = setup();
