@@ -40,11 +40,23 @@ export interface WithHooksOptions<S = unknown> {
    * `state.approve(item)` / `state.reject(item)` and resumes with `run(agent, state)` (also from a
    * state saved with `RunState.toString()`). Pass {@link approvalRejections} as the Runner's
    * `toolErrorFormatter` to record rejected calls as `denied`.
+   *
+   * @example
+   * ```ts
+   * const tools = withHooks([sendEmail], runner, { approvals: 'framework' });
+   * ```
    */
   approvals?: ApprovalsMode;
 }
 
-/** Where an Ask is answered: the runner's `approver`, or the SDK's interruptions. */
+/**
+ * Where an Ask is answered: the runner's `approver` inside the call, or the SDK's interruptions.
+ *
+ * @example
+ * ```ts
+ * const mode: ApprovalsMode = process.env.HITL === '1' ? 'framework' : 'runner';
+ * ```
+ */
 export type ApprovalsMode = 'runner' | 'framework';
 
 /** The versions whose function tools this adapter knows (their shape is checked when wrapping). */
@@ -86,7 +98,9 @@ interface Settings<S> {
  * Arguments that are not JSON are recorded as a `failed` call (no hook runs) and handed to the
  * tool's own `invoke`, so the model reads the SDK's own error. Hosted and other non-function tools,
  * and every other property of a function tool (schema, `needsApproval`, guardrails, `isEnabled`…),
- * are kept as they are.
+ * are kept as they are — except `needsApproval` with `approvals: 'framework'`, which then also runs
+ * the before_tool phase (after the tool's own): an Ask interrupts the run, and the approved call runs
+ * in the resumed run (see {@link WithHooksOptions.approvals}).
  *
  * @example
  * ```ts
@@ -97,6 +111,15 @@ interface Settings<S> {
  * const runner = new HookRunner([{ name: 'policy', tools: ['shell'], beforeTool: (_t, args) => (/rm -rf/.test(String(args.cmd)) ? abort('destructive') : undefined) }]);
  * const agent = new Agent({ name: 'ops', instructions: '…', tools: withHooks([shell], runner) });
  * const result = await run(agent, 'clean up /tmp');
+ * ```
+ * @example An Ask through the SDK's interruptions
+ * ```ts
+ * const tools = withHooks([sendEmail], new HookRunner([{ name: 'gate', beforeTool: () => ask('outgoing mail') }]), { approvals: 'framework' });
+ * const agent = new Agent({ name: 'mailer', tools });
+ * const sdk = new Runner({ toolErrorFormatter: approvalRejections(tools) });
+ * let result = await sdk.run(agent, 'Email the team');
+ * for (const item of result.interruptions) result.state.approve(item);
+ * result = await sdk.run(agent, result.state); // the approved call runs here, once
  * ```
  */
 export function withHooks<T extends readonly unknown[], S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T {

@@ -5,7 +5,7 @@
  */
 import type { RunToolApprovalItem } from '@openai/agents';
 import { Agent, RunState, Runner, ToolCallError, tool } from '@openai/agents';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
