@@ -202,7 +202,9 @@ describe("approvals: 'framework' — the other decisions, decided in needsApprov
     expect(outputsSent(model, 1)).toEqual({ k1: 'cloudy (cached)', k2: 'sandbox ran curl x', k3: 'ran pwd' });
     expect([weather.mock.calls.length, sandbox.mock.calls.length, shell.mock.calls.length]).toEqual([0, 1, 1]);
     expect(before).toHaveBeenCalledTimes(3);
-    expect(executeSpans('weather').map(summary)).toMatchObject([{ id: 'k1', outcome: 'skipped', approval: undefined, links: [] }]);
+    // No approval was asked: no approval id, although each call could have asked.
+    expect(executeSpans('weather').map(summary)).toEqual([{ id: 'k1', outcome: 'skipped', approval: undefined, approvalId: undefined, links: [] }]);
+    expect(executeSpans().map((span) => span.attributes[ATTR_APPROVAL_ID])).toEqual([undefined, undefined]);
     expect(executeSpans().map((span) => span.attributes[ATTR_OUTCOME])).toEqual(['completed', 'completed']);
   });
 
