@@ -5,6 +5,8 @@
  * flow starts in `needsApproval` and its executor waits for that invocation.
  * @internal
  */
+import type { Context } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import type { ApprovalHandoff, PendingApproval } from '../../flows/handoff.js';
 
 /** The SDK's invocation of a tool, as `invoke(runContext, input, details)` receives it. */
@@ -29,35 +31,73 @@ export class NotInvokedError extends Error {
   }
 }
 
-/** One held call: the flow running it, and the invocation its executor waits for. */
+/** Work a call's executor gives the SDK's invocation: running a tool's own `invoke` with it. */
+export type Work = (invocation: Invocation) => Promise<unknown>;
+
+/** How a call's executor has its work done: at once (a call invoke started), or in the invocation to come (a held call). */
+export type Perform = (work: Work) => Promise<unknown>;
+
+/** Work waiting for the invocation, with the context (the call's execute span) it was asked in. */
+interface Queued {
+  readonly work: Work;
+  readonly context: Context;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * One held call: the flow running it, and the work its executor asks for. The work runs inside the
+ * SDK's `invoke` (so the tool runs where the SDK invoked it, in the SDK's own async context) with the
+ * executor's OpenTelemetry context (so the tool's spans nest under the call's `toolhooks.execute`).
+ */
 class HeldCall {
-  /** The call's flow: its result is what `invoke` returns (never rejects unobserved). */
+  /** The call's flow: its result is what `invoke` returns. */
   result: Promise<unknown> = Promise.resolve(undefined);
-  readonly invocation: Promise<Invocation>;
-  #arrive: ((invocation: Invocation) => void) | undefined;
-  #fail: ((error: unknown) => void) | undefined;
+  readonly #queue: Queued[] = [];
+  #wake: (() => void) | undefined;
+  #expired: { readonly error: unknown } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor() {
-    this.invocation = new Promise<Invocation>((resolve, reject) => {
-      this.#arrive = resolve;
-      this.#fail = reject;
+  /** The executor's side: the work is done when the invocation comes (a NotInvokedError if it never does). */
+  perform(work: Work): Promise<unknown> {
+    if (this.#expired !== undefined) return Promise.reject(this.#expired.error);
+    return new Promise<unknown>((resolve, reject) => {
+      this.#queue.push({ work, context: context.active(), resolve, reject });
+      this.#wake?.();
     });
-    // Observed once here: an expired invocation is reported through the flow, never unhandled.
-    this.invocation.catch(() => undefined);
+  }
+
+  /** The invocation's side: does the executor's work until the call's flow settles, then returns its result. */
+  async serve(invocation: Invocation): Promise<unknown> {
+    this.drop();
+    let settled = false;
+    const done = this.result.then(
+      () => void (settled = true),
+      () => void (settled = true),
+    );
+    for (;;) {
+      const queued = this.#queue.shift();
+      if (queued !== undefined) {
+        try {
+          queued.resolve(await context.with(queued.context, queued.work, undefined, invocation));
+        } catch (error) {
+          queued.reject(error);
+        }
+        continue;
+      }
+      if (settled) return this.result;
+      await Promise.race([done, new Promise<void>((wake) => (this.#wake = wake))]);
+      this.#wake = undefined;
+    }
   }
 
   expireAfter(timeoutMs: number, error: () => unknown, onExpired: () => void): void {
     this.#timer = setTimeout(() => {
-      this.#fail?.(error());
+      this.#expired = { error: error() };
+      for (const queued of this.#queue.splice(0)) queued.reject(this.#expired.error);
       onExpired();
     }, timeoutMs);
     this.#timer.unref?.();
-  }
-
-  arrive(invocation: Invocation): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#arrive?.(invocation);
   }
 
   drop(): void {
@@ -65,8 +105,8 @@ class HeldCall {
   }
 }
 
-/** Starts a call's flow with the hand-off and a way for its executor to wait for the SDK's invocation. */
-export type StartHeld = (handoff: ApprovalHandoff, invocation: () => Promise<Invocation>) => Promise<unknown>;
+/** Starts a call's flow with the hand-off and the way its executor has its work done. */
+export type StartHeld = (handoff: ApprovalHandoff, perform: Perform) => Promise<unknown>;
 
 /** The held calls of one `withHooks`, by call id. */
 export class HeldCalls {
@@ -111,9 +151,9 @@ export class HeldCalls {
         );
         answer(false);
       };
-      held.result = start(handoff, () => {
+      held.result = start(handoff, (work) => {
         goOn();
-        return held.invocation;
+        return held.perform(work);
       });
       held.result.then(
         () => (asked ? undefined : goOn()),
@@ -122,13 +162,12 @@ export class HeldCalls {
     });
   }
 
-  /** The held call of `callId` for its invocation, once: undefined when none is held. */
+  /** The held call of `callId` served by its invocation, once: its result; undefined when none is held. */
   take(callId: string, invocation: Invocation): Promise<unknown> | undefined {
     const held = this.#held.get(callId);
     if (held === undefined) return undefined;
     this.#held.delete(callId);
-    held.arrive(invocation);
-    return held.result;
+    return held.serve(invocation);
   }
 
   #forget(callId: string, held: HeldCall): void {

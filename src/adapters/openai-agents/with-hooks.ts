@@ -14,7 +14,7 @@ import { copyWith, namedTargets, readLimits, requireOptionsObject, requireRunner
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
-import type { Invocation } from './held-calls.js';
+import type { Invocation, Perform } from './held-calls.js';
 import type { FrameworkApprovals } from './approvals.js';
 import { frameworkApprovals, readApprovalsMode } from './approvals.js';
 
@@ -187,7 +187,7 @@ function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invok
       if (continuation === 'resolved') return approvals.alreadyResolved(callId);
       handoff = continuation;
     }
-    return outputOf(runCall(parts, settings, argsOf(parsed), callId, signalOf(details), handoff, () => invocation));
+    return outputOf(runCall(parts, settings, argsOf(parsed), callId, signalOf(details), handoff, (work) => work(invocation)));
   };
 }
 
@@ -208,7 +208,7 @@ function hookedNeedsApproval<S>(parts: FunctionToolParts, settings: Settings<S>,
     }
     // A copy: the hooks never see (or change) the object the SDK keeps.
     const args = argsOf(JSON.parse(JSON.stringify(parsed ?? null)) as unknown);
-    return approvals.held.hold(parts.name, callId, (handoff, invocation) => runCall(parts, settings, args, callId, undefined, handoff, invocation));
+    return approvals.held.hold(parts.name, callId, (handoff, perform) => runCall(parts, settings, args, callId, undefined, handoff, perform));
   };
 }
 
@@ -228,7 +228,8 @@ function argsOf(parsed: unknown): { args: ToolArgs; wrapped: boolean } {
 
 /**
  * Runs one call through the hooks; its executors invoke a tool of the array with the call's
- * arguments, in the SDK's invocation — which, for a held call, arrives after the before_tool phase.
+ * arguments, in the SDK's invocation (`perform`) — which, for a held call, comes after the
+ * before_tool phase.
  */
 function runCall<S>(
   parts: FunctionToolParts,
@@ -237,24 +238,23 @@ function runCall<S>(
   callId: string | undefined,
   signal: AbortSignal | undefined,
   handoff: ApprovalHandoff | undefined,
-  invocation: () => Invocation | Promise<Invocation>,
+  perform: Perform,
 ): Promise<unknown> {
   const { args, wrapped } = parsed;
   let watched: { known: boolean; parsed: boolean } | undefined;
   const executorOf =
     (target: FunctionToolParts): Executor =>
-    async (callArgs) => {
-      const pending = invocation();
-      const { runContext, input, details } = pending instanceof Promise ? await pending : pending;
-      watched ??= watchParsing(details);
-      watched.parsed = false;
-      // Unchanged arguments go as the model sent them: the SDK reuses the input it already parsed.
-      const sent = callArgs === args ? input : JSON.stringify(wrapped ? callArgs.input : callArgs);
-      const output = await target.invoke.call(target.tool, runContext, sent, details);
-      // The tool's schema refused the input: the output is the SDK's error text for the model.
-      if (watched.known && !watched.parsed) throw new RejectedInputError(target.name, output);
-      return output;
-    };
+    (callArgs) =>
+      perform(async ({ runContext, input, details }) => {
+        watched ??= watchParsing(details);
+        watched.parsed = false;
+        // Unchanged arguments go as the model sent them: the SDK reuses the input it already parsed.
+        const sent = callArgs === args ? input : JSON.stringify(wrapped ? callArgs.input : callArgs);
+        const output = await target.invoke.call(target.tool, runContext, sent, details);
+        // The tool's schema refused the input: the output is the SDK's error text for the model.
+        if (watched.known && !watched.parsed) throw new RejectedInputError(target.name, output);
+        return output;
+      });
   return runToolCall<S>({
     core: settings.core,
     toolName: parts.name,

@@ -19,6 +19,7 @@ import {
   ATTR_OUTCOME,
   SPAN_APPROVAL,
   SPAN_BEFORE_TOOL,
+  SPAN_EXECUTE,
 } from '../../../src/telemetry/semconv.js';
 import type { AgentsTurn } from '../../support/agents-model.js';
 import { ScriptedModel, outputsSent } from '../../support/agents-model.js';
@@ -206,6 +207,22 @@ describe("approvals: 'framework' — the other decisions, decided in needsApprov
     expect(executeSpans('weather').map(summary)).toEqual([{ id: 'k1', outcome: 'skipped', approval: undefined, approvalId: undefined, links: [] }]);
     expect(executeSpans().map((span) => span.attributes[ATTR_APPROVAL_ID])).toEqual([undefined, undefined]);
     expect(executeSpans().map((span) => span.attributes[ATTR_OUTCOME])).toEqual(['completed', 'completed']);
+  });
+
+  it("a held call's tool runs in the SDK's invoke with the call's span active: its own spans nest under toolhooks.execute", async () => {
+    const traced = tool({
+      name: 'traced',
+      description: 'starts a span',
+      parameters: z.object({ q: z.string() }),
+      execute: async ({ q }) => tracing.tracer.startActiveSpan('tool work', (span) => (span.end(), `found ${q}`)),
+    });
+    const runner = new HookRunner({ hooks: [{ name: 'audit', beforeTool: () => undefined }], tracer: tracing.tracer });
+    const { agent, model } = agentWith(withHooks([traced], runner, { approvals: 'framework' }), [{ calls: [{ id: 't1', tool: 'traced', args: { q: 'x' } }] }, { text: 'ok' }]);
+    await sdk().run(agent, 'go');
+    expect(outputsSent(model, 1)).toEqual({ t1: 'found x' });
+    const execute = tracing.onlySpan(SPAN_EXECUTE);
+    expect(tracing.onlySpan('tool work').parentSpanContext?.spanId).toBe(execute.spanContext().spanId);
+    expect(execute.parentSpanContext?.spanId).toBe(tracing.onlySpan('execute_tool traced').spanContext().spanId);
   });
 
   it("Abort: the run rejects with the SDK's ToolCallError, whose error is the HookAbortError", async () => {
