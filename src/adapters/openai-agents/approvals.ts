@@ -7,7 +7,7 @@
 import { typeName } from '../../internal/describe.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
-import { ApprovalLedger, alreadyResolved } from '../approval-ledger.js';
+import { ApprovalLedger } from '../approval-ledger.js';
 import { HeldCalls } from './held-calls.js';
 import { recordDeniedCall } from './denied-call.js';
 
@@ -39,11 +39,6 @@ export class FrameworkApprovals {
     const resolved = this.ledger.resolve(callId);
     if (resolved === undefined) return 'resolved';
     return { id: callId, answer: { response: { approved: true }, askedIn: resolved.askedIn } };
-  }
-
-  /** What the model reads for an approval that was already used: the call did not run again. */
-  alreadyResolved(callId: string): string {
-    return alreadyResolved(callId);
   }
 }
 

@@ -14,6 +14,7 @@ import { copyWith, namedTargets, readLimits, requireOptionsObject, requireRunner
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
+import { alreadyResolved } from '../approval-ledger.js';
 import type { Invocation, Perform } from './held-calls.js';
 import type { FrameworkApprovals } from './approvals.js';
 import { frameworkApprovals, readApprovalsMode } from './approvals.js';
@@ -152,7 +153,6 @@ function functionToolParts(tool: unknown, index: number, where: string): Functio
     throw new TypeError(`${where}: tools[${index}] must be a tool object, got ${typeName(tool)}`);
   }
   const { type, name, invoke, needsApproval, description } = tool as Record<string, unknown>;
-  // (needsApproval is kept for `approvals: 'framework'`, which asks it before the hooks.)
   if (type !== 'function') {
     if (typeof type === 'string') return undefined; // hosted, computer, shell…: the SDK runs them itself
     throw new TypeError(`${where}: tools[${index}] is not a tool of ${SUPPORTED_AGENTS_RANGE} (no type), got ${typeName(tool)}`);
@@ -184,7 +184,7 @@ function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invok
     if (approvals !== undefined && callId !== undefined) {
       // A continuation: the app approved this call through the SDK (its state says so).
       const continuation = approvals.continuation(runContext, parts.name, callId);
-      if (continuation === 'resolved') return approvals.alreadyResolved(callId);
+      if (continuation === 'resolved') return alreadyResolved(callId);
       handoff = continuation;
     }
     return outputOf(runCall(parts, settings, argsOf(parsed), callId, signalOf(details), handoff, (work) => work(invocation)));
