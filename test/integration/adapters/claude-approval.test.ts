@@ -34,8 +34,12 @@ const gate: ToolHook = { name: 'sum-gate', tools: [ADD], beforeTool: () => ask('
 const calls = (toolName: string): ReadableSpan[] => tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`);
 const approvalUnder = (span: ReadableSpan): ReadableSpan | undefined =>
   tracing.spansNamed(SPAN_APPROVAL).find((approval) => approval.parentSpanContext?.spanId === span.spanContext().spanId);
-/** [outcome, approval id, approval outcome] of each execute_tool span of `toolName`. */
-const passes = (toolName: string) => calls(toolName).map((span) => [span.attributes[ATTR_OUTCOME], span.attributes[ATTR_APPROVAL_ID], approvalUnder(span)?.attributes[ATTR_APPROVAL_OUTCOME]]);
+/** [outcome, approval id, approval outcome] of each execute_tool span of `toolName` (the id and outcome of its approval span). */
+const passes = (toolName: string) =>
+  calls(toolName).map((span) => {
+    const approval = approvalUnder(span);
+    return [span.attributes[ATTR_OUTCOME], approval?.attributes[ATTR_APPROVAL_ID], approval?.attributes[ATTR_APPROVAL_OUTCOME]];
+  });
 
 async function withAgent<T>(turns: ContentBlock[][], body: (agent: Awaited<ReturnType<typeof startClaudeAgent>>) => Promise<T>): Promise<T> {
   const agent = await startClaudeAgent(turns, home);
