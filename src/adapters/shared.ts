@@ -5,7 +5,7 @@
  */
 import { typeName } from '../internal/describe.js';
 import type { RunnerCore } from '../runner/core.js';
-import { runnerCore } from '../runner/core.js';
+import { runnerCore } from '../runner/registry.js';
 import { optionalCount, rejectUnknownOptions } from '../internal/validate.js';
 import type { Executor } from '../flows/execute-tool.js';
 

@@ -7,7 +7,7 @@ import type { HookDecision, Redirect, Skip } from '../decisions.js';
 import { callSync } from '../runner/guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner/hook-runner.js';
-import { runnerCore } from '../runner/core.js';
+import { runnerCore } from '../runner/registry.js';
 import { optionalCount, optionalSignal, optionalString, rejectUnknownOptions, requireArgs, requireFunction, requireObject, requireToolName } from '../internal/validate.js';
 import type { CallPlan, RetryPolicy } from './execute-tool.js';
 import { runToolCall } from './execute-tool.js';
