@@ -17,7 +17,7 @@ import { getNumberFromEnv, getStringFromEnv } from './sdk-parts.js';
  * ```
  */
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
-export type Signal = 'traces' | 'metrics' | 'logs';
+type Signal = 'traces' | 'metrics' | 'logs';
 
 const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json'];
 const DEFAULT_PROTOCOL: OtlpProtocol = 'http/protobuf';
@@ -140,7 +140,7 @@ export function metricExporterTimeout(readerTimeoutMillis: number): number | und
 }
 
 /** Settings of a batch span or log record processor; absent ones take the SDK defaults. */
-export interface BatchSettings {
+interface BatchSettings {
   maxQueueSize?: number;
   maxExportBatchSize?: number;
   scheduledDelayMillis?: number;
