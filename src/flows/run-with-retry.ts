@@ -85,7 +85,7 @@ export async function runWithRetry<S>(
     signal: optionalSignal(options.signal, 'runWithRetry: signal'),
     checkSkip: stubProblem,
     execute: () => operation(policy.current),
-    resolveTool: noTool,
+    redirectExecutor: noRedirectExecutor,
     maxReexecutions: 0,
     maxRetries: 0,
     retry: policy,
@@ -153,7 +153,7 @@ class NotePolicy implements RetryPolicy {
   }
 }
 
-function noTool(): undefined {
+function noRedirectExecutor(): undefined {
   return undefined;
 }
 

@@ -137,7 +137,7 @@ export class HookRunner<S = unknown> {
         callId: opts?.callId,
         attempt: opts?.attempt ?? 1,
         signal: opts?.signal,
-        isKnownTool: knownToolCheck(opts?.knownTools),
+        isRedirectTarget: redirectTargetCheck(opts?.knownTools),
       };
       return Promise.resolve(this.#core.run(request));
     } catch (error) {
@@ -146,7 +146,7 @@ export class HookRunner<S = unknown> {
   }
 }
 
-function knownToolCheck(known: RunOptions['knownTools']): ((tool: string) => boolean) | undefined {
+function redirectTargetCheck(known: RunOptions['knownTools']): ((tool: string) => boolean) | undefined {
   if (known === undefined) return undefined;
   if (Array.isArray(known)) return (tool) => (known as readonly string[]).includes(tool);
   return (tool) => (known as ReadonlySet<string>).has(tool);

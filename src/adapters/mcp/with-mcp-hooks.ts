@@ -269,11 +269,11 @@ async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest:
       args,
       state: context.state as S,
       execute,
-      resolveTool: (target) => {
+      redirectExecutor: (target) => {
         const serverName = serverNameOf(target);
         return serverName === undefined ? undefined : serverName === name ? execute : executorFor(serverName);
       },
-      isKnownTool: (target) => serverNameOf(target) !== undefined,
+      isRedirectTarget: (target) => serverNameOf(target) !== undefined,
       toolDescription: context.known.get(name),
       attributes: callAttributes(context.client),
       signal,

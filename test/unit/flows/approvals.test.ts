@@ -451,7 +451,7 @@ describe('an adapter’s own approver', () => {
       args: {},
       state: undefined,
       execute: () => 'sent',
-      resolveTool: () => undefined,
+      redirectExecutor: () => undefined,
       maxReexecutions: 0,
       maxRetries: 0,
     };

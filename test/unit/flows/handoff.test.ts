@@ -40,7 +40,7 @@ function setup(hooks: ToolHook[], approver = vi.fn(() => ({ approved: true as co
     state: undefined,
     callId: 'call_1',
     execute,
-    resolveTool: () => undefined,
+    redirectExecutor: () => undefined,
     maxReexecutions: 0,
     maxRetries: 0,
     handoff,
