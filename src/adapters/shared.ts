@@ -125,7 +125,3 @@ export function mapToolRecord(tools: object, hook: (name: string, tool: object) 
   }
   return hooked;
 }
-
-/** Transitional names for the adapter folders, until their rename commit: `redirectTargetsSharing`, `redirectTargetsAmong`. */
-export const redirectTargets = redirectTargetsSharing;
-export const namedTargets = redirectTargetsAmong;

@@ -64,6 +64,3 @@ export class RunnerCore<S = unknown> {
     this.#observers.notify(event, toolName, span);
   }
 }
-
-/** Transitional, until the adapters import it from `registry.ts` (removed in the adapters' rename commit). */
-export { runnerCore } from './registry.js';

@@ -7,9 +7,9 @@ import { isPlainObject } from '../../decisions.js';
 import { HookAbortError } from '../../index.js';
 import type { Executor, HookRunner, ToolArgs } from '../../index.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import { runnerCore } from '../../runner/core.js';
+import { runnerCore } from '../../runner/registry.js';
 import { optionalCount, duration } from '../../internal/validate.js';
-import { redirectTargets, requireOptionsObject, requireRunner, toText } from '../shared.js';
+import { redirectTargetsSharing, requireOptionsObject, requireRunner, toText } from '../shared.js';
 import { PendingCalls } from './pending.js';
 import type { ClaudeAgentHooks, ClaudeHookCallback, ClaudeHookInput, ClaudeHookOutput } from './types.js';
 
@@ -154,7 +154,7 @@ function callTool<S>(settings: Settings<S>, toolName: string, args: ToolArgs, id
     toolName,
     args,
     execute,
-    ...redirectTargets(toolName, () => settings.tools, execute),
+    ...redirectTargetsSharing(toolName, () => settings.tools, execute),
     state: settings.state?.value as S,
     callId: id,
     maxRetries: 0,

@@ -10,7 +10,7 @@ import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 
@@ -162,7 +162,7 @@ function runCall<S>(
     args,
     state: settings.state as S,
     execute: executorOf(parts),
-    ...namedTargets(settings.tools, executorOf),
+    ...redirectTargetsAmong(settings.tools, executorOf),
     callId,
     toolDescription: parts.description,
     signal: signalOf(details),
