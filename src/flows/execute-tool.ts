@@ -8,7 +8,7 @@ import type { HookDecision, Redirect, Replace, Skip } from '../decisions.js';
 import { mergeArgs, redirect } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
 import type { ToolArgs } from '../hook.js';
-import { runnerCore } from '../runner/core.js';
+import { runnerCore } from '../runner/registry.js';
 import type { HookRunner } from '../runner/hook-runner.js';
 import {
   optionalCount,
@@ -116,7 +116,7 @@ export function executeTool<S>(options: ExecuteToolOptions<S>): Promise<unknown>
 export interface CallPlan<S> extends CallSpec<S> {
   readonly execute: Executor;
   /** The executor of another tool a Redirect names; undefined when the flow has no such tool. */
-  readonly resolveTool: (name: string) => Executor | undefined;
+  readonly redirectExecutor: (name: string) => Executor | undefined;
   readonly maxReexecutions: number;
   readonly maxRetries: number;
   /** runWithRetry's policy; undefined for every other call. */
@@ -137,17 +137,17 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
     requireObject(tools, label.tools);
     for (const [name, executor] of Object.entries(tools)) requireFunction(executor, `${where}: tools[${JSON.stringify(name)}]`);
   }
-  const resolveTool = tools === undefined ? noTool : (name: string) => (Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined);
+  const redirectExecutor = tools === undefined ? noRedirectExecutor : (name: string) => (Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined);
   // Without `tools` no name is known: one shared function instead of a closure per call.
-  const isKnownTool = tools === undefined ? noKnownTool : (name: string) => resolveTool(name) !== undefined;
+  const isRedirectTarget = tools === undefined ? noRedirectTarget : (name: string) => redirectExecutor(name) !== undefined;
   return {
     core,
     toolName: options.toolName,
     args: options.args,
     state: options.state as S,
     execute: options.execute,
-    resolveTool,
-    isKnownTool,
+    redirectExecutor,
+    isRedirectTarget,
     callId: optionalString(options.callId, label.callId),
     toolDescription: optionalString(options.toolDescription, label.toolDescription),
     agentName: optionalString(options.agentName, label.agentName),
@@ -189,11 +189,11 @@ function optionLabels(where: string): OptionLabels {
   return labels;
 }
 
-function noTool(): undefined {
+function noRedirectExecutor(): undefined {
   return undefined;
 }
 
-function noKnownTool(): boolean {
+function noRedirectTarget(): boolean {
   return false;
 }
 
@@ -288,7 +288,7 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
 
     for (;;) {
       const toolName = call.effectiveToolName;
-      const executor = toolName === plan.toolName ? plan.execute : (plan.resolveTool(toolName) ?? plan.execute);
+      const executor = toolName === plan.toolName ? plan.execute : (plan.redirectExecutor(toolName) ?? plan.execute);
       const started = timed ? (retry === undefined ? performance.now() : callStarted) : 0;
       let result: unknown;
       let span: Span | undefined;

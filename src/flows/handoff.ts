@@ -39,7 +39,7 @@ export interface ApprovalHandoff {
 }
 
 /** The framework's answer to an approval, given to the continuation call. */
-export interface ApprovalAnswer {
+interface ApprovalAnswer {
   readonly response: ApprovalResponse;
   /** The `execute_tool` span of the call that asked, when this process asked. */
   readonly askedIn?: SpanContext | undefined;

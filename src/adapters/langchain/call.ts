@@ -7,9 +7,9 @@ import { ToolMessage } from '@langchain/core/messages';
 import type { Executor, HookRunner, ToolArgs } from '../../index.js';
 import { isPlainObject } from '../../decisions.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import { runnerCore } from '../../runner/core.js';
+import { runnerCore } from '../../runner/registry.js';
 import type { CallLimits } from '../shared.js';
-import { redirectTargets, toText } from '../shared.js';
+import { redirectTargetsSharing, toText } from '../shared.js';
 
 /** Runs one tool of the agent (the requested one or a redirect target) with the given args. */
 type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<unknown>;
@@ -25,7 +25,7 @@ interface LangChainCall<S> {
   readonly signal: AbortSignal | undefined;
   readonly limits: CallLimits;
   /** Names of the other tools a Redirect's `newTool` may name; read when a hook redirects. */
-  readonly knownTools: () => Iterable<string>;
+  readonly redirectTargetNames: () => Iterable<string>;
   readonly run: RunTool;
 }
 
@@ -51,7 +51,7 @@ export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown>
     args: call.args,
     state: call.state?.value as S,
     execute: executor,
-    ...redirectTargets(call.toolName, call.knownTools, executor),
+    ...redirectTargetsSharing(call.toolName, call.redirectTargetNames, executor),
     callId: call.callId,
     toolDescription: call.description,
     signal: call.signal,

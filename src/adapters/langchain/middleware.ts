@@ -11,7 +11,7 @@ import type { HookRunner, ToolArgs } from '../../index.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { runHookedCall, toToolMessage } from './call.js';
-import { LearnedTargets } from './targets.js';
+import { LearnedRedirectTargets } from './redirect-targets.js';
 import { describeTool, nameOf } from './tools.js';
 
 /**
@@ -76,7 +76,7 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
   if (typeof name !== 'string' || name === '') throw new TypeError(`${where}: options.name must be a non-empty string, got ${typeName(name)}`);
   const limits: CallLimits = readLimits(raw, where);
   const state = 'state' in raw ? { value: raw.state as S } : undefined;
-  const learned = new LearnedTargets();
+  const learned = new LearnedRedirectTargets();
   let fixed: Map<string, object> | undefined;
   if (raw.tools !== undefined) {
     if (!Array.isArray(raw.tools)) throw new TypeError(`${where}: options.tools must be an array of LangChain tools, got ${typeName(raw.tools)}`);
@@ -133,7 +133,7 @@ async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings:
       description: describeTool(request.tool),
       signal: request.runtime?.signal,
       limits: settings.limits,
-      knownTools: () => settings.known.keys(),
+      redirectTargetNames: () => settings.known.keys(),
       run: runTool,
     });
     return toToolMessage(result, callId, toolCall.name) as ToolMessage | CommandLike;

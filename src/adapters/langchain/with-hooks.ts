@@ -123,7 +123,7 @@ async function invokeHooked<S>(name: string, tool: object, input: unknown, confi
     description: describeTool(tool),
     signal,
     limits: settings.limits,
-    knownTools: () => settings.originals.keys(),
+    redirectTargetNames: () => settings.originals.keys(),
     run,
   });
   return toolCall === undefined ? result : toToolMessage(result, callId ?? '', name);

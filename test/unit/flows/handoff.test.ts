@@ -20,7 +20,7 @@ import type { CallPlan } from '../../../src/flows/execute-tool.js';
 import { runToolCall } from '../../../src/flows/execute-tool.js';
 import type { ApprovalHandoff, PendingApproval } from '../../../src/flows/handoff.js';
 import { ApprovalLedger } from '../../../src/adapters/approval-ledger.js';
-import { runnerCore } from '../../../src/runner/core.js';
+import { runnerCore } from '../../../src/runner/registry.js';
 import { createTestTracing } from '../../support/tracing.js';
 
 const tracing = createTestTracing();
@@ -40,7 +40,7 @@ function setup(hooks: ToolHook[], approver = vi.fn(() => ({ approved: true as co
     state: undefined,
     callId: 'call_1',
     execute,
-    resolveTool: () => undefined,
+    redirectExecutor: () => undefined,
     maxReexecutions: 0,
     maxRetries: 0,
     handoff,
