@@ -12,6 +12,7 @@ import type { CallTally, PhaseRequest } from '../runner/phase.js';
 import type { ArgsCopy } from '../runner/read-only-args.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
+import type { ApprovalHandoff } from './handoff.js';
 
 /** What a call is about; one object, built by the flow or adapter that makes the call. */
 export interface CallSpec<S> {
@@ -38,6 +39,8 @@ export interface CallSpec<S> {
   readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
   /** An adapter's own way to ask for approval (its framework's); wins over the runner's `approver`. */
   readonly approver?: Approver | undefined;
+  /** An adapter that hands approvals to its framework's own flow: the asking call, or the continuation. */
+  readonly handoff?: ApprovalHandoff | undefined;
 }
 
 /** The phase request a call reuses for each of its phases (they run one after another). */
@@ -71,6 +74,7 @@ export class CallPhaseRequest implements PhaseRequest {
     this.isKnownTool = known === undefined ? undefined : (tool) => tool === requested || known(tool);
     this.skipCheck = spec.checkSkip;
     this.approver = spec.approver;
+    this.handoff = spec.handoff;
   }
 
   /**
@@ -94,4 +98,5 @@ export class CallPhaseRequest implements PhaseRequest {
   readonly isKnownTool: ((tool: string) => boolean) | undefined;
   readonly skipCheck: ((decision: Skip) => string | undefined) | undefined;
   readonly approver: Approver | undefined;
+  readonly handoff: ApprovalHandoff | undefined;
 }
