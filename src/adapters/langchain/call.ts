@@ -4,8 +4,9 @@
  * @internal
  */
 import { ToolMessage } from '@langchain/core/messages';
-import type { Executor, HookRunner, ToolArgs } from '../../index.js';
+import type { Approver, Executor, HookRunner, ToolArgs } from '../../index.js';
 import { isPlainObject } from '../../decisions.js';
+import type { ApprovalHandoff } from '../../flows/handoff.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import { runnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
@@ -27,6 +28,8 @@ interface LangChainCall<S> {
   /** Names of the other tools a Redirect's `newTool` may name; read when a hook redirects. */
   readonly knownTools: () => Iterable<string>;
   readonly run: RunTool;
+  /** The middleware's way to ask (a LangGraph interrupt) and its hand-off; absent: the runner's approver. */
+  readonly approval?: { readonly approver: Approver; readonly handoff: ApprovalHandoff } | undefined;
 }
 
 /**
@@ -56,14 +59,18 @@ export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown>
     toolDescription: call.description,
     signal: call.signal,
     ...call.limits,
+    ...(call.approval === undefined ? {} : call.approval),
   });
   return last !== undefined && Object.is(result, last.message.content) ? last.message : result;
 }
 
-/** A ToolMessage for a result hooks produced (a stub): a string as is, anything else as JSON. */
-export function toToolMessage(result: unknown, toolCallId: string, toolName: string): unknown {
+/**
+ * A ToolMessage for a result hooks produced (a stub, a replacement, a denial): a string as is,
+ * anything else as JSON. `status: 'error'` marks a call that did not run (a denied approval).
+ */
+export function toToolMessage(result: unknown, toolCallId: string, toolName: string, status?: 'error'): unknown {
   if (ToolMessage.isInstance(result) || isCommand(result)) return result;
-  return new ToolMessage({ content: toText(result), tool_call_id: toolCallId, name: toolName });
+  return new ToolMessage({ content: toText(result), tool_call_id: toolCallId, name: toolName, ...(status === undefined ? {} : { status }) });
 }
 
 /** LangGraph's Command (a tool's state update), recognised without loading LangGraph. */

@@ -8,8 +8,11 @@ import { createMiddleware } from 'langchain';
 import { typeName } from '../../internal/describe.js';
 import { HookAbortError } from '../../index.js';
 import type { HookRunner, ToolArgs } from '../../index.js';
+import { ApprovalLedger } from '../approval-ledger.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import type { CallApproval, Interrupt } from './approval.js';
+import { interruptApprover } from './approval.js';
 import { runHookedCall, toToolMessage } from './call.js';
 import { LearnedTargets } from './targets.js';
 import { describeTool, nameOf } from './tools.js';
@@ -38,6 +41,14 @@ export interface ToolhooksMiddlewareOptions<S = unknown> {
   maxRetries?: number;
   /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
   maxReexecutions?: number;
+  /**
+   * Who answers an Ask. `'runner'` (default): the runner's `approver`, inside the call.
+   * `'framework'`: LangGraph — the call raises an `interrupt()` whose value is a
+   * {@link ToolhooksApprovalInterrupt} (LangChain's human-in-the-loop request), the agent stops with
+   * it in `result.__interrupt__`, and the app resumes with `new Command({ resume })`
+   * ({@link ToolhooksApprovalResume}). The agent needs a checkpointer.
+   */
+  approvals?: 'runner' | 'framework';
 }
 
 type Handler = (request: ToolCallRequest) => Promise<ToolMessage | CommandLike> | ToolMessage | CommandLike;
@@ -71,10 +82,15 @@ type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall'
 export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?: ToolhooksMiddlewareOptions<S>): AgentMiddleware {
   const where = 'toolhooksMiddleware';
   requireRunner(runner, where);
-  const raw = requireOptionsObject(options, where, ['state', 'tools', 'name', 'maxRetries', 'maxReexecutions']);
+  const raw = requireOptionsObject(options, where, ['state', 'tools', 'name', 'maxRetries', 'maxReexecutions', 'approvals']);
   const name = raw.name ?? 'toolhooks';
   if (typeof name !== 'string' || name === '') throw new TypeError(`${where}: options.name must be a non-empty string, got ${typeName(name)}`);
   const limits: CallLimits = readLimits(raw, where);
+  const approvals = raw.approvals ?? 'runner';
+  if (approvals !== 'runner' && approvals !== 'framework') {
+    throw new TypeError(`${where}: options.approvals must be 'runner' or 'framework', got ${typeof approvals === 'string' ? JSON.stringify(approvals) : typeName(approvals)}`);
+  }
+  const ledger = approvals === 'framework' ? new ApprovalLedger(where) : undefined;
   const state = 'state' in raw ? { value: raw.state as S } : undefined;
   const learned = new LearnedTargets();
   let fixed: Map<string, object> | undefined;
@@ -99,10 +115,12 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
           },
         }),
     wrapToolCall: async (request, handler) => {
+      const approval: CallApproval = {};
       try {
-        return await wrapCall(request, handler as Handler, { runner, state, limits, known: targets(request.toolCall.id) });
+        return await wrapCall(request, handler as Handler, { runner, state, limits, known: targets(request.toolCall.id), ledger, approval });
       } finally {
-        learned.forget(request.toolCall.id);
+        // An interrupted call runs again when resumed (the model is not asked again): keep its targets.
+        if (approval.suspension === undefined) learned.forget(request.toolCall.id);
       }
     },
   });
@@ -113,6 +131,9 @@ interface MiddlewareSettings<S> {
   readonly state: { readonly value: S } | undefined;
   readonly limits: CallLimits;
   readonly known: ReadonlyMap<string, object>;
+  /** Set with `approvals: 'framework'`: the middleware's approvals, and what this call's approver learns. */
+  readonly ledger: ApprovalLedger | undefined;
+  readonly approval: CallApproval;
 }
 
 async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings: MiddlewareSettings<S>): Promise<ToolMessage | CommandLike> {
@@ -135,9 +156,14 @@ async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings:
       limits: settings.limits,
       knownTools: () => settings.known.keys(),
       run: runTool,
+      approval: settings.ledger === undefined ? undefined : interruptApproval(request, settings.ledger, settings.approval),
     });
-    return toToolMessage(result, callId, toolCall.name) as ToolMessage | CommandLike;
+    const { alreadyResolved, denied } = settings.approval;
+    if (alreadyResolved !== undefined) return toToolMessage(alreadyResolved, callId, toolCall.name, 'error') as ToolMessage;
+    return toToolMessage(result, callId, toolCall.name, denied === true ? 'error' : undefined) as ToolMessage | CommandLike;
   } catch (error) {
+    // LangGraph's interrupt: the call waits for the app's `Command({ resume })`.
+    if (error === settings.approval.suspension?.error) throw error;
     if (error instanceof HookAbortError) {
       // LangChain wraps what a middleware throws in a MiddlewareError but passes on, untouched, what
       // its handler throws: raising the abort from below makes agent.invoke() reject with it as is.
@@ -145,6 +171,21 @@ async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings:
     }
     throw error;
   }
+}
+
+/** The approver and hand-off of one call whose Ask becomes a LangGraph interrupt. */
+function interruptApproval(request: ToolCallRequest, ledger: ApprovalLedger, approval: CallApproval) {
+  const given = (request.runtime as { interrupt?: unknown } | undefined)?.interrupt;
+  const interrupt: Interrupt =
+    typeof given === 'function'
+      ? (given as Interrupt)
+      : () => {
+          throw new TypeError("toolhooksMiddleware: approvals 'framework' needs LangGraph's interrupt() (request.runtime.interrupt), which this agent's runtime does not give");
+        };
+  return {
+    approver: interruptApprover(interrupt, ledger, approval),
+    handoff: { id: request.toolCall.id, isSuspension: (error: unknown) => error === approval.suspension?.error },
+  };
 }
 
 /** A stand-in tool whose invocation throws `error`. */

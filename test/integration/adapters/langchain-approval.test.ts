@@ -9,15 +9,18 @@ import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ClientTool } from '@langchain/core/tools';
 import { fakeModel } from '@langchain/core/testing';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent, tool } from 'langchain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalRequest, ApprovalResponse, ToolHook } from '../../../src/index.js';
 import { ask, replaceResult } from '../../../src/index.js';
-import type { ToolhooksMiddlewareOptions } from '../../../src/adapters/langchain/index.js';
+import type { ToolhooksApprovalInterrupt, ToolhooksMiddlewareOptions } from '../../../src/adapters/langchain/index.js';
 import { toolhooksMiddleware } from '../../../src/adapters/langchain/index.js';
 import {
   ATTR_APPROVAL_EDITED,
+  ATTR_APPROVAL_ID,
+  ATTR_ERROR_TYPE,
   ATTR_APPROVAL_OUTCOME,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_OUTCOME,
@@ -127,3 +130,182 @@ describe('Replace onto the ToolMessage content', () => {
   });
 });
 
+
+describe("Ask as a LangGraph interrupt (approvals: 'framework')", () => {
+  let thread = 0;
+  /** An agent with a checkpointer whose model asks for `calls` in one step, then answers. */
+  function setup(calls: { name: string; args: Record<string, unknown>; id: string }[], hooks: ToolHook[] = [gate], checkpointer = new MemorySaver()) {
+    const made = makeTools();
+    const model = fakeModel().respondWithTools(calls).respond(new AIMessage('done')).respond(new AIMessage('done again'));
+    const beforeTool = vi.fn();
+    const runner = tracing.runner([{ name: 'watch', beforeTool }, ...hooks]);
+    const middleware = toolhooksMiddleware(runner, { approvals: 'framework' });
+    const agent = createAgent({ model, tools: made.tools, middleware: [middleware], checkpointer });
+    const config = { configurable: { thread_id: `thread-${(thread += 1)}` } };
+    return { ...made, model, agent, config, beforeTool, checkpointer, middleware };
+  }
+  type Agent = ReturnType<typeof setup>['agent'];
+  type Interrupted = { __interrupt__?: { id: string; value: ToolhooksApprovalInterrupt }[]; messages: BaseMessage[] };
+  const invoke = async (agent: Agent, input: unknown, config: object): Promise<Interrupted> => (await agent.invoke(input as never, config)) as unknown as Interrupted;
+  const transferSpans = () => tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} transfer`);
+  const spanOfTool = (index: number): ReadableSpan => transferSpans()[index]!;
+  const approvalOf = (span: ReadableSpan): ReadableSpan =>
+    tracing.spansNamed(SPAN_APPROVAL).find((candidate) => candidate.parentSpanContext?.spanId === span.spanContext().spanId)!;
+
+  it('the asking pass: the agent stops with the interrupt (LangChain HITL request); the call is pending; the tool does not run', async () => {
+    const { agent, config, transferFn, beforeTool } = setup([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'i-1' }]);
+    const result = await invoke(agent, start, config);
+
+    expect(transferFn).not.toHaveBeenCalled();
+    expect(beforeTool).toHaveBeenCalledTimes(1);
+    expect(result.__interrupt__).toHaveLength(1);
+    const value = result.__interrupt__![0]!.value;
+    expect(value.actionRequests).toEqual([{ name: 'transfer', args: { to: 'bob', amount: 500 }, description: expect.stringContaining('large transfer') as unknown }]);
+    expect(value.reviewConfigs).toEqual([{ actionName: 'transfer', allowedDecisions: ['approve', 'edit', 'reject'] }]);
+    expect(value.toolhooks).toEqual({ approvalId: 'i-1', toolCallId: 'i-1', toolName: 'transfer', args: { to: 'bob', amount: 500 }, reason: 'large transfer', hook: 'four-eyes' });
+    const span = spanOfTool(0);
+    expect(transferSpans()).toHaveLength(1);
+    expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'pending', [ATTR_APPROVAL_OUTCOME]: 'pending', [ATTR_APPROVAL_ID]: 'i-1', [ATTR_GEN_AI_TOOL_CALL_ID]: 'i-1' });
+    expect(span.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
+    expect(childrenOf(span)).toEqual([SPAN_BEFORE_TOOL, SPAN_APPROVAL]);
+    expect(approvalOf(span).attributes).toMatchObject({ [ATTR_APPROVAL_OUTCOME]: 'pending', [ATTR_APPROVAL_ID]: 'i-1' });
+  });
+
+  it("resumed with { approved: true }: the hooks run again, the tool runs once, the span links to the asking one", async () => {
+    const { agent, config, transferFn, beforeTool, model } = setup([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'i-2' }]);
+    await invoke(agent, start, config);
+    const out = await invoke(agent, new Command({ resume: { approved: true, approver: 'alice' } }), config);
+
+    expect(out.__interrupt__).toBeUndefined();
+    expect(transferFn).toHaveBeenCalledTimes(1);
+    expect(beforeTool).toHaveBeenCalledTimes(2);
+    expect(toolMessagesIn(model.calls[1]?.messages)['i-2']?.content).toBe('sent 500 to bob');
+    expect(transferSpans()).toHaveLength(2);
+    const [asking, resumed] = [spanOfTool(0), spanOfTool(1)];
+    expect(resumed.attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_ID]: 'i-2' });
+    expect(childrenOf(resumed)).toEqual([SPAN_BEFORE_TOOL, SPAN_APPROVAL, SPAN_EXECUTE]);
+    expect(approvalOf(resumed).attributes).toMatchObject({ [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_ID]: 'i-2', 'toolhooks.approval.approver': 'alice' });
+    expect(resumed.links.map((link) => link.context.spanId)).toEqual([asking.spanContext().spanId]);
+    expect(resumed.links[0]?.attributes).toEqual({ [ATTR_APPROVAL_ID]: 'i-2' });
+  });
+
+  it("LangChain's HITL decisions: approve; edit (the edited args are the args); reject (the model reads a not-executed error message)", async () => {
+    const first = setup([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'h-1' }]);
+    await invoke(first.agent, start, first.config);
+    await invoke(first.agent, new Command({ resume: { decisions: [{ type: 'approve' }] } }), first.config);
+    expect(first.transferFn.mock.calls.map((call) => call[0])).toEqual([{ to: 'bob', amount: 500 }]);
+
+    const edit = setup([{ name: 'transfer', args: { to: 'bob', amount: 500, memo: 'rent' }, id: 'h-2' }]);
+    await invoke(edit.agent, start, edit.config);
+    await invoke(edit.agent, new Command({ resume: { decisions: [{ type: 'edit', editedAction: { name: 'transfer', args: { to: 'bob', amount: 90 } } }] } }), edit.config);
+    expect(edit.transferFn).toHaveBeenCalledTimes(1);
+    expect(edit.transferFn.mock.calls[0]![0]).toEqual({ to: 'bob', amount: 90 });
+    expect(approvalOf(spanOfTool(3)).attributes).toMatchObject({ [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_EDITED]: true });
+
+    const reject = setup([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'h-3' }]);
+    await invoke(reject.agent, start, reject.config);
+    const out = await invoke(reject.agent, new Command({ resume: { decisions: [{ type: 'reject', message: 'ask Bob first' }] } }), reject.config);
+    expect(reject.transferFn).not.toHaveBeenCalled();
+    const seen = toolMessagesIn(reject.model.calls[1]?.messages)['h-3'];
+    expect(seen).toMatchObject({ content: 'Tool call denied: ask Bob first', status: 'error', name: 'transfer', tool_call_id: 'h-3' });
+    expect(out.messages.at(-1)?.content).toBe('done');
+    expect(spanOfTool(5).attributes).toMatchObject({ [ATTR_OUTCOME]: 'denied', [ATTR_APPROVAL_OUTCOME]: 'denied', [ATTR_APPROVAL_ID]: 'h-3' });
+    expect(approvalOf(spanOfTool(5)).attributes['toolhooks.approval.denial_reason']).toBe('ask Bob first');
+  });
+
+  it('a resume value of no known shape: the approval ends as error and the call is denied (fail closed)', async () => {
+    for (const resume of [{ ok: true }, { approved: true, args: 'all' }, { decisions: [] }, { decisions: [{ type: 'edit', editedAction: { name: 'balance', args: {} } }] }, 'yes']) {
+      tracing.reset();
+      const { agent, config, transferFn, model } = setup([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: `m-${thread}` }]);
+      await invoke(agent, start, config);
+      await invoke(agent, new Command({ resume }), config);
+      expect(transferFn).not.toHaveBeenCalled();
+      const resumed = spanOfTool(1);
+      expect(resumed.attributes).toMatchObject({ [ATTR_OUTCOME]: 'denied', [ATTR_APPROVAL_OUTCOME]: 'error' });
+      expect(approvalOf(resumed).attributes[ATTR_ERROR_TYPE]).toBe('TypeError');
+      expect(Object.values(toolMessagesIn(model.calls[1]?.messages))[0]).toMatchObject({ content: 'Tool call denied: error', status: 'error' });
+    }
+  });
+
+  it('the same resume replayed into a third pass (a fork of the interrupted checkpoint): one warning, no second execution', async () => {
+    const warnings: string[] = [];
+    const spy = vi.spyOn(process, 'emitWarning').mockImplementation((warning: string | Error) => void warnings.push(String(warning)));
+    try {
+      const { agent, config, transferFn } = setup([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'x-1' }]);
+      await invoke(agent, start, config);
+      const interrupted = await agent.graph.getState(config);
+      const resume = new Command({ resume: { approved: true } });
+      await invoke(agent, resume, config);
+      expect(transferFn).toHaveBeenCalledTimes(1);
+      // Resuming the finished thread again: LangGraph has nothing pending and runs nothing.
+      await invoke(agent, resume, config);
+      expect(transferFn).toHaveBeenCalledTimes(1);
+      // Resuming from the interrupted checkpoint again re-runs the tools node with the same answer.
+      const forked = await invoke(agent, resume, interrupted.config);
+      expect(transferFn).toHaveBeenCalledTimes(1);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('approval "x-1" was already resolved');
+      const seen = forked.messages.filter((message) => ToolMessage.isInstance(message)).at(-1) as ToolMessage;
+      expect(seen).toMatchObject({ content: 'approval x-1 was already resolved; the tool does not run again', status: 'error' });
+      expect(spanOfTool(2).attributes).toMatchObject({ [ATTR_OUTCOME]: 'denied', [ATTR_APPROVAL_ID]: 'x-1' });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('resumed by another process (a new agent and middleware over the same checkpointer): approved, runs once, no link', async () => {
+    const asking = setup([{ name: 'transfer', args: { to: 'carol', amount: 300 }, id: 'p-1' }]);
+    await invoke(asking.agent, start, asking.config);
+    const other = setup([{ name: 'transfer', args: { to: 'carol', amount: 300 }, id: 'p-1' }], [gate], asking.checkpointer);
+    await invoke(other.agent, new Command({ resume: { approved: true } }), asking.config);
+    expect(asking.transferFn).not.toHaveBeenCalled();
+    expect(other.transferFn).toHaveBeenCalledTimes(1);
+    const resumed = spanOfTool(1);
+    expect(resumed.attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_ID]: 'p-1' });
+    expect(resumed.links).toEqual([]);
+  });
+
+  it('two calls asking in one step: two interrupts, resumed together by interrupt id', async () => {
+    const { agent, config, transferFn, model } = setup([
+      { name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'two-1' },
+      { name: 'transfer', args: { to: 'eve', amount: 900 }, id: 'two-2' },
+    ]);
+    const result = await invoke(agent, start, config);
+    const interrupts = result.__interrupt__ ?? [];
+    expect(interrupts.map((pending) => pending.value.toolhooks.toolCallId).sort()).toEqual(['two-1', 'two-2']);
+    const resume = Object.fromEntries(interrupts.map((pending) => [pending.id, pending.value.toolhooks.args.to === 'bob' ? { approved: true } : { approved: false, reason: 'unknown payee' }]));
+    await invoke(agent, new Command({ resume }), config);
+    expect(transferFn.mock.calls.map((call) => call[0])).toEqual([{ to: 'bob', amount: 500 }]);
+    const seen = toolMessagesIn(model.calls[1]?.messages);
+    expect(seen['two-1']?.content).toBe('sent 500 to bob');
+    expect(seen['two-2']).toMatchObject({ content: 'Tool call denied: unknown payee', status: 'error' });
+  });
+
+  it('calls that do not ask run as today; args failing the schema are still a failed call', async () => {
+    const { agent, config, transferFn, balanceFn } = setup([
+      { name: 'transfer', args: { to: 'bob', amount: 5 }, id: 'n-1' },
+      { name: 'balance', args: { account: 7 }, id: 'n-2' },
+    ]);
+    const out = await invoke(agent, start, config);
+    expect(out.__interrupt__).toBeUndefined();
+    expect(transferFn).toHaveBeenCalledTimes(1);
+    expect(balanceFn).not.toHaveBeenCalled();
+    expect(tracing.onlySpan(`${SPAN_EXECUTE_TOOL_PREFIX} balance`).attributes).toMatchObject({ [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: 'ToolInvocationError' });
+  });
+
+  it('without a checkpointer interrupt() cannot suspend: the approval ends as error, the call is denied', async () => {
+    const { tools, transferFn } = makeTools();
+    const model = fakeModel().respondWithTools([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'nc-1' }]).respond(new AIMessage('done'));
+    const agent = createAgent({ model, tools, middleware: [toolhooksMiddleware(tracing.runner([gate]), { approvals: 'framework' })] });
+    await agent.invoke(start);
+    expect(transferFn).not.toHaveBeenCalled();
+    expect(toolMessagesIn(model.calls[1]?.messages)['nc-1']).toMatchObject({ content: 'Tool call denied: error', status: 'error' });
+    expect(approvalOf(spanOfTool(0)).attributes).toMatchObject({ [ATTR_APPROVAL_OUTCOME]: 'error' });
+  });
+
+  it('a bad approvals value is a TypeError naming the option', () => {
+    const runner = tracing.runner([]);
+    expect(() => toolhooksMiddleware(runner, { approvals: 'interrupt' as 'framework' })).toThrow(/toolhooksMiddleware: options\.approvals must be 'runner' or 'framework', got "interrupt"/);
+    expect(() => toolhooksMiddleware(runner, { approvals: true as unknown as 'framework' })).toThrow(TypeError);
+  });
+});
