@@ -4,6 +4,7 @@
  * after_tool Replace, with the real `createAgent` of langchain 1.x, LangGraph's MemorySaver and
  * LangChain's offline fake chat model.
  */
+import { deserialize, serialize } from 'node:v8';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import type { BaseMessage } from '@langchain/core/messages';
@@ -14,7 +15,7 @@ import { createAgent, tool } from 'langchain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalRequest, ApprovalResponse, ToolHook } from '../../../src/index.js';
-import { ask, replaceResult } from '../../../src/index.js';
+import { ask, redirect, replaceResult } from '../../../src/index.js';
 import type { ToolhooksApprovalInterrupt, ToolhooksMiddlewareOptions } from '../../../src/adapters/langchain/index.js';
 import { toolhooksMiddleware } from '../../../src/adapters/langchain/index.js';
 import {
@@ -253,16 +254,31 @@ describe("Ask as a LangGraph interrupt (approvals: 'framework')", () => {
     }
   });
 
-  it('resumed by another process (a new agent and middleware over the same checkpointer): approved, runs once, no link', async () => {
+  it('resumed by another process from the serialised checkpoints (a new agent, middleware and saver): approved, runs once, no link', async () => {
     const asking = setup([{ name: 'transfer', args: { to: 'carol', amount: 300 }, id: 'p-1' }]);
     await invoke(asking.agent, start, asking.config);
-    const other = setup([{ name: 'transfer', args: { to: 'carol', amount: 300 }, id: 'p-1' }], [gate], asking.checkpointer);
+    // What a persistent checkpointer keeps, as bytes, read back into a fresh saver.
+    const bytes = serialize({ storage: asking.checkpointer.storage, writes: asking.checkpointer.writes });
+    const restored = new MemorySaver();
+    Object.assign(restored, deserialize(bytes) as Pick<MemorySaver, 'storage' | 'writes'>);
+    const other = setup([{ name: 'transfer', args: { to: 'carol', amount: 300 }, id: 'p-1' }], [gate], restored);
     await invoke(other.agent, new Command({ resume: { approved: true } }), asking.config);
     expect(asking.transferFn).not.toHaveBeenCalled();
     expect(other.transferFn).toHaveBeenCalledTimes(1);
     const resumed = spanOfTool(1);
     expect(resumed.attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_ID]: 'p-1' });
     expect(resumed.links).toEqual([]);
+  });
+
+  it('an Ask over a Redirect newTool: the interrupt names the target; resumed, the target runs (its tool is still known)', async () => {
+    const toSavings: ToolHook = { name: 'route', tools: ['transfer'], beforeTool: () => redirect({ newTool: 'balance', newArgs: { account: 'savings' } }) };
+    const { agent, config, transferFn, balanceFn } = setup([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'rd-1' }], [toSavings, gate]);
+    const result = await invoke(agent, start, config);
+    expect(result.__interrupt__?.[0]?.value.toolhooks).toMatchObject({ toolName: 'balance', args: { to: 'bob', amount: 500, account: 'savings' } });
+    await invoke(agent, new Command({ resume: { approved: true } }), config);
+    expect(transferFn).not.toHaveBeenCalled();
+    expect(balanceFn).toHaveBeenCalledTimes(1);
+    expect(spanOfTool(1).attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', 'toolhooks.tool.effective_name': 'balance' });
   });
 
   it('two calls asking in one step: two interrupts, resumed together by interrupt id', async () => {
