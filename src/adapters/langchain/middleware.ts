@@ -44,9 +44,9 @@ export interface ToolhooksMiddlewareOptions<S = unknown> {
   /**
    * Who answers an Ask. `'runner'` (default): the runner's `approver`, inside the call.
    * `'framework'`: LangGraph — the call raises an `interrupt()` whose value is a
-   * {@link ToolhooksApprovalInterrupt} (LangChain's human-in-the-loop request), the agent stops with
+   * `ToolhooksApprovalInterrupt` (LangChain's human-in-the-loop request), the agent stops with
    * it in `result.__interrupt__`, and the app resumes with `new Command({ resume })`
-   * ({@link ToolhooksApprovalResume}). The agent needs a checkpointer.
+   * (`ToolhooksApprovalResume`). The agent needs a checkpointer.
    */
   approvals?: 'runner' | 'framework';
 }
@@ -62,7 +62,10 @@ type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall'
  *   it is, anything else as JSON) and the call's `tool_call_id`;
  * - Redirect: `newArgs` replace the args the tool runs with; `newTool` runs that tool of the agent;
  * - Abort (any phase): `agent.invoke()` rejects with the {@link HookAbortError};
- * - onError Skip: the stub goes to the model; onError / afterTool Redirect retry / re-execute.
+ * - onError Skip: the stub goes to the model; onError / afterTool Redirect retry / re-execute;
+ * - after_tool Replace: the model reads the replacement as the ToolMessage content;
+ * - Ask: decided by the runner's `approver` inside the call, or, with `approvals: 'framework'`, a
+ *   LangGraph interrupt the app resumes with `new Command({ resume })` (second example).
  *
  * Hooks see the call's args before LangChain validates them against the tool's schema; args that
  * fail it make the tool fail (`ToolInvocationError`), which LangChain turns into an error message
@@ -77,6 +80,18 @@ type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall'
  * const runner = new HookRunner([{ name: 'cache', tools: ['search'], beforeTool: (tool, args) => (cache.has(args.q) ? skip('cached', cache.get(args.q)) : undefined) }]);
  * const agent = createAgent({ model, tools: [search, readFile], middleware: [toolhooksMiddleware(runner)] });
  * await agent.invoke({ messages: [{ role: 'user', content: 'find the docs' }] });
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { Command, MemorySaver } from '@langchain/langgraph';
+ * import { ask } from 'toolhooks';
+ *
+ * const gate = new HookRunner([{ name: 'four-eyes', tools: ['transfer'], beforeTool: () => ask('needs a second person') }]);
+ * const agent = createAgent({ model, tools, middleware: [toolhooksMiddleware(gate, { approvals: 'framework' })], checkpointer: new MemorySaver() });
+ * const config = { configurable: { thread_id: 't1' } };
+ * const result = await agent.invoke({ messages }, config); // result.__interrupt__[0].value.toolhooks: the call waiting
+ * await agent.invoke(new Command({ resume: { approved: true } }), config); // or LangChain's { decisions: [{ type: 'approve' }] }
  * ```
  */
 export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?: ToolhooksMiddlewareOptions<S>): AgentMiddleware {
