@@ -37,13 +37,6 @@ import { createTestTracing } from '../../support/tracing.js';
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
-function childrenOf(span: ReadableSpan): string[] {
-  return tracing
-    .spans()
-    .filter((candidate) => candidate.parentSpanContext?.spanId === span.spanContext().spanId)
-    .map((child) => child.name);
-}
-
 /** The ToolMessages among `messages`, by tool call id. */
 function toolMessagesIn(messages: BaseMessage[] | undefined): Record<string, ToolMessage> {
   const seen: Record<string, ToolMessage> = {};
@@ -83,7 +76,7 @@ describe('Ask decided by the runner approver (no framework flow)', () => {
     expect(toolMessagesIn(model.calls[1]?.messages)['a-1']?.content).toBe('sent 150 to bob');
     const span = tracing.onlySpan(`${SPAN_EXECUTE_TOOL_PREFIX} transfer`);
     expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_GEN_AI_TOOL_CALL_ID]: 'a-1' });
-    expect(childrenOf(span)).toEqual([SPAN_BEFORE_TOOL, SPAN_APPROVAL, SPAN_EXECUTE]);
+    expect(tracing.childNames(span)).toEqual([SPAN_BEFORE_TOOL, SPAN_APPROVAL, SPAN_EXECUTE]);
     expect(tracing.onlySpan(SPAN_APPROVAL).attributes).toMatchObject({ [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_EDITED]: true });
   });
 
@@ -119,7 +112,7 @@ describe('Replace onto the ToolMessage content', () => {
     expect(JSON.stringify(out.messages)).not.toContain('4111');
     const span = tracing.onlySpan(`${SPAN_EXECUTE_TOOL_PREFIX} balance`);
     expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_RESULT_REPLACED]: true });
-    expect(childrenOf(span)).toEqual([SPAN_EXECUTE, SPAN_AFTER_TOOL]);
+    expect(tracing.childNames(span)).toEqual([SPAN_EXECUTE, SPAN_AFTER_TOOL]);
   });
 
   it('a replacement that is not a string reaches the model as JSON', async () => {
@@ -168,7 +161,7 @@ describe("Ask as a LangGraph interrupt (approvals: 'framework')", () => {
     expect(transferSpans()).toHaveLength(1);
     expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'pending', [ATTR_APPROVAL_OUTCOME]: 'pending', [ATTR_APPROVAL_ID]: 'i-1', [ATTR_GEN_AI_TOOL_CALL_ID]: 'i-1' });
     expect(span.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
-    expect(childrenOf(span)).toEqual([SPAN_BEFORE_TOOL, SPAN_APPROVAL]);
+    expect(tracing.childNames(span)).toEqual([SPAN_BEFORE_TOOL, SPAN_APPROVAL]);
     expect(approvalOf(span).attributes).toMatchObject({ [ATTR_APPROVAL_OUTCOME]: 'pending', [ATTR_APPROVAL_ID]: 'i-1' });
   });
 
@@ -184,7 +177,7 @@ describe("Ask as a LangGraph interrupt (approvals: 'framework')", () => {
     expect(transferSpans()).toHaveLength(2);
     const [asking, resumed] = [spanOfTool(0), spanOfTool(1)];
     expect(resumed.attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_ID]: 'i-2' });
-    expect(childrenOf(resumed)).toEqual([SPAN_BEFORE_TOOL, SPAN_APPROVAL, SPAN_EXECUTE]);
+    expect(tracing.childNames(resumed)).toEqual([SPAN_BEFORE_TOOL, SPAN_APPROVAL, SPAN_EXECUTE]);
     expect(approvalOf(resumed).attributes).toMatchObject({ [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_ID]: 'i-2', 'toolhooks.approval.approver': 'alice' });
     expect(resumed.links.map((link) => link.context.spanId)).toEqual([asking.spanContext().spanId]);
     expect(resumed.links[0]?.attributes).toEqual({ [ATTR_APPROVAL_ID]: 'i-2' });
