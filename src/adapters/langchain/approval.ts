@@ -15,11 +15,11 @@ import { addSpanLink } from '../../telemetry/span.js';
 import { ATTR_APPROVAL_ID } from '../../telemetry/semconv.js';
 import type { ApprovalLedger } from '../approval-ledger.js';
 import { alreadyResolved } from '../approval-ledger.js';
-import { toText } from '../shared.js';
 
 /**
  * The value of the interrupt an Ask raises (`result.__interrupt__[i].value`): LangChain's own
- * human-in-the-loop request (one action, the call E would run), so a UI built for
+ * human-in-the-loop request (one action, the call E would run; its `description` shows the
+ * arguments redacted, its `args` are the arguments themselves, as LangChain's are), so a UI built for
  * `humanInTheLoopMiddleware` shows it as it is, plus the call's approval details under `toolhooks`.
  *
  * @example
@@ -39,6 +39,8 @@ export interface ToolhooksApprovalInterrupt extends HITLRequest {
     /** The tool the call would run (a Redirect's target) and its arguments. */
     readonly toolName: string;
     readonly args: ToolArgs;
+    /** The arguments as JSON with the runner's redaction rules applied: what to show a person. */
+    readonly redactedArgs: string;
     /** The first asking hook and its reason. */
     readonly reason: string;
     readonly hook: string;
@@ -123,11 +125,11 @@ function isGraphInterrupt(error: unknown): boolean {
 
 /** The interrupt value for an approval request. */
 export function interruptValue(request: ApprovalRequest): ToolhooksApprovalInterrupt {
-  const { id, toolName, args, reason, hook } = request;
+  const { id, toolName, args, redactedArgs, reason, hook } = request;
   return {
-    actionRequests: [{ name: toolName, args, description: `${reason === '' ? 'Tool execution requires approval' : reason} (${hook})\n\nTool: ${toolName}\nArgs: ${toText(args)}` }],
+    actionRequests: [{ name: toolName, args, description: `${reason === '' ? 'Tool execution requires approval' : reason} (${hook})\n\nTool: ${toolName}\nArgs: ${redactedArgs}` }],
     reviewConfigs: [{ actionName: toolName, allowedDecisions: ['approve', 'edit', 'reject'] }],
-    toolhooks: { approvalId: id, toolCallId: request.callId ?? id, toolName, args, reason, hook },
+    toolhooks: { approvalId: id, toolCallId: request.callId ?? id, toolName, args, redactedArgs, reason, hook },
   };
 }
 

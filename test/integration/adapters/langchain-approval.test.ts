@@ -156,13 +156,30 @@ describe("Ask as a LangGraph interrupt (approvals: 'framework')", () => {
     const value = result.__interrupt__![0]!.value;
     expect(value.actionRequests).toEqual([{ name: 'transfer', args: { to: 'bob', amount: 500 }, description: expect.stringContaining('large transfer') as unknown }]);
     expect(value.reviewConfigs).toEqual([{ actionName: 'transfer', allowedDecisions: ['approve', 'edit', 'reject'] }]);
-    expect(value.toolhooks).toEqual({ approvalId: 'i-1', toolCallId: 'i-1', toolName: 'transfer', args: { to: 'bob', amount: 500 }, reason: 'large transfer', hook: 'four-eyes' });
+    expect(value.toolhooks).toEqual({
+      approvalId: 'i-1',
+      toolCallId: 'i-1',
+      toolName: 'transfer',
+      args: { to: 'bob', amount: 500 },
+      redactedArgs: '{"to":"bob","amount":500}',
+      reason: 'large transfer',
+      hook: 'four-eyes',
+    });
     const span = spanOfTool(0);
     expect(transferSpans()).toHaveLength(1);
     expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'pending', [ATTR_APPROVAL_OUTCOME]: 'pending', [ATTR_APPROVAL_ID]: 'i-1', [ATTR_GEN_AI_TOOL_CALL_ID]: 'i-1' });
     expect(span.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
     expect(tracing.childNames(span)).toEqual([SPAN_BEFORE_TOOL, SPAN_APPROVAL]);
     expect(approvalOf(span).attributes).toMatchObject({ [ATTR_APPROVAL_OUTCOME]: 'pending', [ATTR_APPROVAL_ID]: 'i-1' });
+  });
+
+  it('the interrupt description shows the arguments redacted (secret-looking keys), as the approver would see them', async () => {
+    const { agent, config } = setup([{ name: 'transfer', args: { to: 'bob', amount: 500, api_key: 'sk-live-1234' }, id: 'i-s' }]);
+    const result = await invoke(agent, start, config);
+    const value = result.__interrupt__![0]!.value;
+    expect(value.actionRequests[0]?.description).toContain('"api_key":"[REDACTED]"');
+    expect(value.actionRequests[0]?.description).not.toContain('sk-live-1234');
+    expect(value.toolhooks.redactedArgs).not.toContain('sk-live-1234');
   });
 
   it("resumed with { approved: true }: the hooks run again, the tool runs once, the span links to the asking one", async () => {

@@ -38,10 +38,11 @@ describe('readResume', () => {
 
 describe('interruptValue', () => {
   it("is LangChain's HITL request for one action, with toolhooks' details", () => {
-    const value = interruptValue({ id: 'c1', toolName: 'transfer', args, reason: 'large', hook: 'gate', callId: 'c1', signal: new AbortController().signal });
+    const redactedArgs = '{"to":"bob","amount":500,"memo":"rent"}';
+    const value = interruptValue({ id: 'c1', toolName: 'transfer', args, redactedArgs, reason: 'large', hook: 'gate', callId: 'c1', signal: new AbortController().signal });
     expect(value.actionRequests[0]).toMatchObject({ name: 'transfer', args });
     expect(value.actionRequests[0]?.description).toBe('large (gate)\n\nTool: transfer\nArgs: {"to":"bob","amount":500,"memo":"rent"}');
     expect(value.reviewConfigs).toEqual([{ actionName: 'transfer', allowedDecisions: ['approve', 'edit', 'reject'] }]);
-    expect(value.toolhooks).toEqual({ approvalId: 'c1', toolCallId: 'c1', toolName: 'transfer', args, reason: 'large', hook: 'gate' });
+    expect(value.toolhooks).toEqual({ approvalId: 'c1', toolCallId: 'c1', toolName: 'transfer', args, redactedArgs, reason: 'large', hook: 'gate' });
   });
 });
