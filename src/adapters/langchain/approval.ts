@@ -8,11 +8,12 @@
  */
 import type { SpanContext } from '@opentelemetry/api';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
-import type { HITLRequest, HITLResponse } from 'langchain';
+import type { HITLRequest, HITLResponse, ToolCallRequest } from 'langchain';
 import { isPlainObject } from '../../decisions.js';
 import type { ApprovalRequest, ApprovalResponse, Approver, ToolArgs } from '../../index.js';
 import { addSpanLink } from '../../telemetry/span.js';
 import { ATTR_APPROVAL_ID } from '../../telemetry/semconv.js';
+import type { ApprovalHandoff } from '../../flows/handoff.js';
 import type { ApprovalLedger } from '../approval-ledger.js';
 import { alreadyResolved } from '../approval-ledger.js';
 
@@ -63,7 +64,7 @@ export interface ToolhooksApprovalInterrupt extends HITLRequest {
 export type ToolhooksApprovalResume = ApprovalResponse | HITLResponse;
 
 /** LangGraph's `interrupt()`, as the agent's runtime hands it to middleware (`request.runtime.interrupt`). */
-export type Interrupt = (value: unknown) => unknown;
+type Interrupt = (value: unknown) => unknown;
 
 /** What one call's approver learned; read by the middleware when the call is over. */
 export interface CallApproval {
@@ -76,10 +77,28 @@ export interface CallApproval {
 }
 
 /**
+ * The approver and hand-off of one call whose Ask becomes a LangGraph interrupt: the hand-off's id is
+ * the tool call id, and what `interrupt()` threw to suspend is LangGraph's, rethrown as it is.
+ */
+export function interruptApproval(request: ToolCallRequest, ledger: ApprovalLedger, call: CallApproval): { readonly approver: Approver; readonly handoff: ApprovalHandoff } {
+  const given = (request.runtime as { interrupt?: unknown } | undefined)?.interrupt;
+  const interrupt: Interrupt =
+    typeof given === 'function'
+      ? (given as Interrupt)
+      : () => {
+          throw new TypeError("toolhooksMiddleware: approvals 'framework' needs LangGraph's interrupt() (request.runtime.interrupt), which this agent's runtime does not give");
+        };
+  return {
+    approver: interruptApprover(interrupt, ledger, call),
+    handoff: { id: request.toolCall.id, isSuspension: (error: unknown) => error === call.suspension?.error },
+  };
+}
+
+/**
  * The approver of one hooked call: asks through `interrupt()` (which throws on the asking pass and
  * returns the resume value on the resumed one) and reads the resume value.
  */
-export function interruptApprover(interrupt: Interrupt, ledger: ApprovalLedger, call: CallApproval): Approver {
+function interruptApprover(interrupt: Interrupt, ledger: ApprovalLedger, call: CallApproval): Approver {
   return (request) => {
     let resumed: unknown;
     try {

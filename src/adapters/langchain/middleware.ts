@@ -11,8 +11,8 @@ import type { HookRunner, ToolArgs } from '../../index.js';
 import { ApprovalLedger } from '../approval-ledger.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
-import type { CallApproval, Interrupt } from './approval.js';
-import { interruptApprover } from './approval.js';
+import type { CallApproval } from './approval.js';
+import { interruptApproval } from './approval.js';
 import { runHookedCall, toToolMessage } from './call.js';
 import { LearnedTargets } from './targets.js';
 import { describeTool, nameOf } from './tools.js';
@@ -186,21 +186,6 @@ async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings:
     }
     throw error;
   }
-}
-
-/** The approver and hand-off of one call whose Ask becomes a LangGraph interrupt. */
-function interruptApproval(request: ToolCallRequest, ledger: ApprovalLedger, approval: CallApproval) {
-  const given = (request.runtime as { interrupt?: unknown } | undefined)?.interrupt;
-  const interrupt: Interrupt =
-    typeof given === 'function'
-      ? (given as Interrupt)
-      : () => {
-          throw new TypeError("toolhooksMiddleware: approvals 'framework' needs LangGraph's interrupt() (request.runtime.interrupt), which this agent's runtime does not give");
-        };
-  return {
-    approver: interruptApprover(interrupt, ledger, approval),
-    handoff: { id: request.toolCall.id, isSuspension: (error: unknown) => error === approval.suspension?.error },
-  };
 }
 
 /** A stand-in tool whose invocation throws `error`. */
