@@ -68,17 +68,23 @@ type Interrupt = (value: unknown) => unknown;
 
 /** What one call's approver learned; read by the middleware when the call is over. */
 export interface CallApproval {
-  /** The error `interrupt()` threw when the call asked: LangGraph's suspension, rethrown as it is. */
-  suspension?: { readonly error: unknown };
+  /** The call ended in a LangGraph suspension (its Ask's interrupt, or the tool's own): it runs again on resume. */
+  suspended?: boolean;
   /** The resume answered no (or could not be read): the model gets a ToolMessage with status `error`. */
   denied?: boolean;
   /** The resume was for a call already resolved here: the model gets this text, the tool does not run. */
   alreadyResolved?: string;
+  /**
+   * Set once the resume resolved the approval: marks it asked again, for a tool that then interrupts
+   * on its own — LangGraph re-runs the call with the same resume value when that tool is resumed.
+   */
+  rearm?: () => void;
 }
 
 /**
  * The approver and hand-off of one call whose Ask becomes a LangGraph interrupt: the hand-off's id is
- * the tool call id, and what `interrupt()` threw to suspend is LangGraph's, rethrown as it is.
+ * the tool call id, and LangGraph's suspensions (this interrupt, or one the tool raises) are rethrown
+ * as they are.
  */
 export function interruptApproval(request: ToolCallRequest, ledger: ApprovalLedger, call: CallApproval): { readonly approver: Approver; readonly handoff: ApprovalHandoff } {
   const given = (request.runtime as { interrupt?: unknown } | undefined)?.interrupt;
@@ -90,7 +96,7 @@ export function interruptApproval(request: ToolCallRequest, ledger: ApprovalLedg
         };
   return {
     approver: interruptApprover(interrupt, ledger, call),
-    handoff: { id: request.toolCall.id, isSuspension: (error: unknown) => error === call.suspension?.error },
+    handoff: { id: request.toolCall.id, isSuspension: isGraphInterrupt },
   };
 }
 
@@ -110,7 +116,6 @@ function interruptApprover(interrupt: Interrupt, ledger: ApprovalLedger, call: C
         call.denied = true;
         throw error;
       }
-      call.suspension = { error };
       const { id, toolName, args, reason, hook } = request;
       ledger.asked({ id, toolName, args, reason, hook, deniedResult: undefined, spanContext: callSpanContext() });
       throw error;
@@ -121,6 +126,8 @@ function interruptApprover(interrupt: Interrupt, ledger: ApprovalLedger, call: C
       return { approved: false, reason: call.alreadyResolved };
     }
     if (resolved.askedIn !== undefined) linkToAsker(resolved.askedIn, request.id);
+    const { id, toolName, args, reason, hook } = request;
+    call.rearm = () => ledger.asked({ id, toolName, args, reason, hook, deniedResult: undefined, spanContext: resolved.askedIn });
     try {
       const response = readResume(resumed, request.toolName, request.args);
       if (!response.approved) call.denied = true;
@@ -135,9 +142,9 @@ function interruptApprover(interrupt: Interrupt, ledger: ApprovalLedger, call: C
 /**
  * LangGraph's suspension: the GraphInterrupt `interrupt()` throws when it has no resume value yet
  * (recognised as LangGraph's own `isGraphInterrupt` does, by its bubble-up mark and name, without
- * loading LangGraph).
+ * loading LangGraph). Not a failure: a call it ends is `pending`, and it reaches LangGraph as it is.
  */
-function isGraphInterrupt(error: unknown): boolean {
+export function isGraphInterrupt(error: unknown): boolean {
   if (!(error instanceof Error) || (error as { is_bubble_up?: unknown }).is_bubble_up !== true) return false;
   return error.name === 'GraphInterrupt' || error.name === 'NodeInterrupt';
 }

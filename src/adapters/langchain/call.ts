@@ -11,6 +11,7 @@ import { runToolCall } from '../../flows/execute-tool.js';
 import { runnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
 import { redirectTargets, toText } from '../shared.js';
+import { isGraphInterrupt } from './approval.js';
 
 /** Runs one tool of the agent (the requested one or a redirect target) with the given args. */
 type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<unknown>;
@@ -28,8 +29,8 @@ interface LangChainCall<S> {
   /** Names of the other tools a Redirect's `newTool` may name; read when a hook redirects. */
   readonly knownTools: () => Iterable<string>;
   readonly run: RunTool;
-  /** The middleware's way to ask (a LangGraph interrupt) and its hand-off; absent: the runner's approver. */
-  readonly approval?: { readonly approver: Approver; readonly handoff: ApprovalHandoff } | undefined;
+  /** The middleware's way to ask (a LangGraph interrupt; absent: the runner's approver) and the hand-off. */
+  readonly approval: { readonly approver?: Approver | undefined; readonly handoff: ApprovalHandoff };
 }
 
 /**
@@ -59,10 +60,16 @@ export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown>
     toolDescription: call.description,
     signal: call.signal,
     ...call.limits,
-    ...(call.approval === undefined ? {} : call.approval),
+    ...call.approval,
   });
   return last !== undefined && Object.is(result, last.message.content) ? last.message : result;
 }
+
+/**
+ * The hand-off of a call whose Ask the runner's approver decides: only LangGraph's suspensions (an
+ * `interrupt()` in the tool, or in the approver), which end the call as `pending` and reach LangGraph.
+ */
+export const LANGGRAPH_SUSPENDS: { readonly handoff: ApprovalHandoff } = Object.freeze({ handoff: Object.freeze({ isSuspension: isGraphInterrupt }) });
 
 /**
  * A ToolMessage for a result hooks produced (a stub, a replacement, a denial): a string as is,

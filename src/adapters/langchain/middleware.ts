@@ -12,8 +12,8 @@ import { ApprovalLedger } from '../approval-ledger.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import type { CallApproval } from './approval.js';
-import { interruptApproval } from './approval.js';
-import { runHookedCall, toToolMessage } from './call.js';
+import { interruptApproval, isGraphInterrupt } from './approval.js';
+import { LANGGRAPH_SUSPENDS, runHookedCall, toToolMessage } from './call.js';
 import { LearnedTargets } from './targets.js';
 import { describeTool, nameOf } from './tools.js';
 
@@ -135,7 +135,7 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
         return await wrapCall(request, handler as Handler, { runner, state, limits, known: targets(request.toolCall.id), ledger, approval });
       } finally {
         // An interrupted call runs again when resumed (the model is not asked again): keep its targets.
-        if (approval.suspension === undefined) learned.forget(request.toolCall.id);
+        if (approval.suspended !== true) learned.forget(request.toolCall.id);
       }
     },
   });
@@ -171,14 +171,18 @@ async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings:
       limits: settings.limits,
       knownTools: () => settings.known.keys(),
       run: runTool,
-      approval: settings.ledger === undefined ? undefined : interruptApproval(request, settings.ledger, settings.approval),
+      approval: settings.ledger === undefined ? LANGGRAPH_SUSPENDS : interruptApproval(request, settings.ledger, settings.approval),
     });
     const { alreadyResolved, denied } = settings.approval;
     if (alreadyResolved !== undefined) return toToolMessage(alreadyResolved, callId, toolCall.name, 'error') as ToolMessage;
     return toToolMessage(result, callId, toolCall.name, denied === true ? 'error' : undefined) as ToolMessage | CommandLike;
   } catch (error) {
-    // LangGraph's interrupt: the call waits for the app's `Command({ resume })`.
-    if (error === settings.approval.suspension?.error) throw error;
+    // LangGraph's interrupt (ours, or the tool's): the call waits for the app's `Command({ resume })`.
+    if (isGraphInterrupt(error)) {
+      settings.approval.suspended = true;
+      settings.approval.rearm?.();
+      throw error;
+    }
     if (error instanceof HookAbortError) {
       // LangChain wraps what a middleware throws in a MiddlewareError but passes on, untouched, what
       // its handler throws: raising the abort from below makes agent.invoke() reject with it as is.

@@ -10,14 +10,14 @@ import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ClientTool } from '@langchain/core/tools';
 import { fakeModel } from '@langchain/core/testing';
-import { Command, MemorySaver } from '@langchain/langgraph';
+import { Command, MemorySaver, interrupt } from '@langchain/langgraph';
 import { createAgent, tool } from 'langchain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalRequest, ApprovalResponse, ToolHook } from '../../../src/index.js';
-import { ask, redirect, replaceResult } from '../../../src/index.js';
+import { ask, redirect, replaceResult, skip } from '../../../src/index.js';
 import type { ToolhooksApprovalInterrupt, ToolhooksMiddlewareOptions } from '../../../src/adapters/langchain/index.js';
-import { toolhooksMiddleware } from '../../../src/adapters/langchain/index.js';
+import { toolhooksMiddleware, withHooks } from '../../../src/adapters/langchain/index.js';
 import {
   ATTR_APPROVAL_EDITED,
   ATTR_APPROVAL_ID,
@@ -291,6 +291,34 @@ describe("Ask as a LangGraph interrupt (approvals: 'framework')", () => {
     expect(spanOfTool(1).attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', 'toolhooks.tool.effective_name': 'balance' });
   });
 
+  it('an approved tool that interrupts on its own: resumed again, it completes (the approval is not taken for a replay)', async () => {
+    const sent = vi.fn();
+    const confirming = tool(
+      async ({ to, amount }: { to: string; amount: number }) => {
+        const code = interrupt({ question: `one-time code for ${amount} to ${to}?` }) as string;
+        sent(code);
+        return `sent ${amount} to ${to} (code ${code})`;
+      },
+      { name: 'transfer', description: 'Send money', schema: z.object({ to: z.string(), amount: z.number() }) },
+    );
+    const model = fakeModel().respondWithTools([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'own-1' }]).respond(new AIMessage('done'));
+    const agent = createAgent({ model, tools: [confirming], middleware: [toolhooksMiddleware(tracing.runner([gate]), { approvals: 'framework' })], checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: `own-${(thread += 1)}` } };
+    const asked = await invoke(agent, start, config);
+    expect(asked.__interrupt__?.[0]?.value.toolhooks.toolCallId).toBe('own-1');
+    const confirm = await invoke(agent, new Command({ resume: { approved: true } }), config);
+    expect((confirm.__interrupt__?.[0]?.value as unknown as { question: string }).question).toBe('one-time code for 500 to bob?');
+    await invoke(agent, new Command({ resume: '4242' }), config);
+    expect(sent.mock.calls).toEqual([['4242']]);
+    expect(toolMessagesIn(model.calls[1]?.messages)['own-1']?.content).toBe('sent 500 to bob (code 4242)');
+    // Pass 2 ran the tool up to its own interrupt: pending as well, never failed.
+    expect(transferSpans().map((span) => [span.attributes[ATTR_OUTCOME], span.attributes[ATTR_APPROVAL_OUTCOME]])).toEqual([
+      ['pending', 'pending'],
+      ['pending', 'approved'],
+      ['completed', 'approved'],
+    ]);
+  });
+
   it('two calls asking in one step: two interrupts, resumed together by interrupt id', async () => {
     const { agent, config, transferFn, model } = setup([
       { name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'two-1' },
@@ -333,5 +361,37 @@ describe("Ask as a LangGraph interrupt (approvals: 'framework')", () => {
     const runner = tracing.runner([]);
     expect(() => toolhooksMiddleware(runner, { approvals: 'interrupt' as 'framework' })).toThrow(/toolhooksMiddleware: options\.approvals must be 'runner' or 'framework', got "interrupt"/);
     expect(() => toolhooksMiddleware(runner, { approvals: true as unknown as 'framework' })).toThrow(TypeError);
+  });
+});
+
+describe('a tool that calls interrupt() itself (any approvals setting, middleware or withHooks)', () => {
+  it('the interrupt reaches LangGraph (on_error hooks never see it); the call is pending, then completes on resume', async () => {
+    for (const via of ['middleware', 'withHooks'] as const) {
+      tracing.reset();
+      const sent = vi.fn();
+      const confirming = tool(
+        async ({ to }: { to: string }) => {
+          const answer = interrupt({ question: `really pay ${to}?` }) as string;
+          sent(answer);
+          return `paid ${to}`;
+        },
+        { name: 'pay', description: 'Pay', schema: z.object({ to: z.string() }) },
+      );
+      const onError = vi.fn(() => skip('would swallow the interrupt', 'not paid'));
+      const hooks = tracing.runner([{ name: 'fallback', onError }]);
+      const model = fakeModel().respondWithTools([{ name: 'pay', args: { to: 'bob' }, id: `own-${via}` }]).respond(new AIMessage('done'));
+      const agent =
+        via === 'middleware'
+          ? createAgent({ model, tools: [confirming], middleware: [toolhooksMiddleware(hooks)], checkpointer: new MemorySaver() })
+          : createAgent({ model, tools: [...withHooks([confirming], hooks)], checkpointer: new MemorySaver() });
+      const config = { configurable: { thread_id: `own-${via}` } };
+      const first = (await agent.invoke(start, config)) as unknown as { __interrupt__?: { value: { question: string } }[] };
+      expect(first.__interrupt__?.[0]?.value.question).toBe('really pay bob?');
+      expect(onError).not.toHaveBeenCalled();
+      await agent.invoke(new Command({ resume: 'yes' }) as never, config);
+      expect(sent.mock.calls).toEqual([['yes']]);
+      expect(toolMessagesIn(model.calls[1]?.messages)[`own-${via}`]?.content).toBe('paid bob');
+      expect(tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} pay`).map((span) => span.attributes[ATTR_OUTCOME])).toEqual(['pending', 'completed']);
+    }
   });
 });
