@@ -213,6 +213,17 @@ export function runToolCall<S>(plan: CallPlan<S>): Promise<unknown> {
   return call.within(decide, plan);
 }
 
+/** Whether what the executor threw is the framework's suspension (`CallSpec.handoff.isSuspension`); a predicate that throws says no. */
+function suspends<S>(plan: CallPlan<S>, error: unknown): boolean {
+  const isSuspension = plan.handoff?.isSuspension;
+  if (isSuspension === undefined) return false;
+  try {
+    return isSuspension(error) === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A retry policy over the decision loop (runWithRetry's): it owns the input of each attempt (a note)
  * and decides, after a failed attempt the hooks did not settle, whether to go again. With a policy the
@@ -299,6 +310,15 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
         result = await run.result;
         call.endExecute(span);
       } catch (error) {
+        if (suspends(plan, error)) {
+          // The framework suspended the run from inside the tool (a LangGraph interrupt() in the tool):
+          // not a failure, no on_error. The call ends as pending; the framework's resume is another call.
+          call.endExecute(span);
+          call.outcome = 'pending';
+          call.returned(undefined);
+          suspended = { error };
+          throw error;
+        }
         call.failExecute(span, error);
         if (error instanceof HookAbortError) throw error;
         const decision = await call.onError(args, error, attempt);
