@@ -30,9 +30,12 @@ export type HookErrorKind = 'threw' | 'timeout' | 'invalid_decision' | 'invalid_
  * - `recovered`: the tool failed and an onError Skip or a retry produced the result;
  * - `aborted`: a {@link HookAbortError} ended the call;
  * - `failed`: the tool's error escaped;
- * - `denied`: a hook asked for approval and did not get it; the tool never ran.
+ * - `denied`: a hook asked for approval and did not get it; the tool never ran;
+ * - `pending`: a hook asked and the adapter handed the approval to its framework (the AI SDK's
+ *   `tool-approval-request`, an interruption): the tool did not run in this call; the framework's
+ *   continuation is a second call that records the answer (docs/adapters.md).
  */
-export type Outcome = 'completed' | 'skipped' | 'recovered' | 'aborted' | 'failed' | 'denied';
+export type Outcome = 'completed' | 'skipped' | 'recovered' | 'aborted' | 'failed' | 'denied' | 'pending';
 
 /**
  * How an approval ended. Every outcome but `approved` denies the call (fail closed):
@@ -40,9 +43,11 @@ export type Outcome = 'completed' | 'skipped' | 'recovered' | 'aborted' | 'faile
  * - `denied`: the approver refused;
  * - `expired`: no answer within `approvalTimeoutMs`, or the call's signal aborted the wait;
  * - `error`: the approver threw, or answered something that is not an {@link ApprovalResponse};
- * - `no_approver`: there was no way to ask (no `approver` on the runner, none from the adapter).
+ * - `no_approver`: there was no way to ask (no `approver` on the runner, none from the adapter);
+ * - `pending`: the adapter handed the request to its framework's approval flow; the call that asked
+ *   ends without running the tool, and the continuation records `approved` or `denied`.
  */
-export type ApprovalOutcome = 'approved' | 'denied' | 'expired' | 'error' | 'no_approver';
+export type ApprovalOutcome = 'approved' | 'denied' | 'expired' | 'error' | 'no_approver' | 'pending';
 
 /**
  * What an {@link Approver} is asked: the tool and arguments the call would run (after the other hooks'

@@ -14,6 +14,7 @@ import type { ArgsCopy } from '../runner/read-only-args.js';
 import type { ApprovalRecord } from '../runner/approval.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
+import type { ApprovalHandoff } from './handoff.js';
 
 /** What a call is about; one object, built by the flow or adapter that makes the call. */
 export interface CallSpec<S> {
@@ -40,6 +41,8 @@ export interface CallSpec<S> {
   readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
   /** An adapter's own way to ask for approval (its framework's); wins over the runner's `approver`. */
   readonly approver?: Approver | undefined;
+  /** An adapter that hands approvals to its framework's own flow: the asking call, or the continuation. */
+  readonly handoff?: ApprovalHandoff | undefined;
 }
 
 /**
@@ -74,6 +77,7 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
   readonly signal: AbortSignal | undefined;
   readonly isKnownTool: ((tool: string) => boolean) | undefined;
   readonly approver: Approver | undefined;
+  readonly handoff: ApprovalHandoff | undefined;
   readonly #skipCheck: ((decision: Skip) => string | undefined) | undefined;
   readonly #requestedArgs: ToolArgs;
   readonly #requestedTool: string;
@@ -95,6 +99,7 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
     this.isKnownTool = spec.isKnownTool === undefined ? undefined : knownOrRequested;
     this.#skipCheck = spec.checkSkip;
     this.approver = spec.approver;
+    this.handoff = spec.handoff;
   }
 
   /** The call is its own tally: what its phases learn about it. */

@@ -243,6 +243,7 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
   let args = plan.args;
   let attempt = 1;
   const callStarted = retry === undefined ? 0 : performance.now();
+  let suspended: { readonly error: unknown } | undefined;
   try {
     // Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
     let before = call.before(args);
@@ -250,6 +251,14 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
     // An approval settled in before_tool: denied, `before` is a Skip with the denial result as its
     // stub; approved, the flow applies E itself (an approver's edits are not a Redirect).
     const approval = call.approval;
+    if (approval?.outcome === 'pending') {
+      // Handed to the framework: the tool and after_tool run in its continuation, not here.
+      call.outcome = 'pending';
+      const value = call.returned(before.kind === 'skip' ? before.stubResult : undefined);
+      if (approval.suspension === undefined) return value;
+      suspended = approval.suspension;
+      throw suspended.error;
+    }
     if (before.kind === 'skip') {
       call.outcome = approval === undefined ? 'skipped' : 'denied';
       const stub = retry === undefined ? before.stubResult : retry.stub(before);
@@ -323,7 +332,8 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
       return call.returned(result);
     }
   } catch (error) {
-    call.threw(error);
+    // A framework's suspension (a LangGraph interrupt) leaves the call that ended as pending.
+    if (suspended === undefined || error !== suspended.error) call.threw(error);
     throw error;
   }
 }

@@ -8,7 +8,7 @@
  * exactly once; split apart, no module could be read on its own to check that.
  * @internal
  */
-import type { Attributes, Context, Span } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span } from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
 import type { HookDecision } from '../decisions.js';
 import { CONTINUE } from '../decisions.js';
@@ -22,7 +22,7 @@ import { CallPhaseRequest } from './call-spec.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import { reportTelemetryFailure } from '../telemetry/failures.js';
-import { endSpan, hasTraceId, isDroppedSpanIn, isRecording, setSpanAttributes, startSpan } from '../telemetry/span.js';
+import { addSpanLink, endSpan, hasTraceId, isDroppedSpanIn, isRecording, setSpanAttributes, startSpan } from '../telemetry/span.js';
 import { attributeLengthLimit } from '../telemetry/span-limits.js';
 import {
   ATTR_APPROVAL_ID,
@@ -57,7 +57,7 @@ import {
  */
 export class ToolCall<S = unknown> extends CallPhaseRequest {
   /** How the call ends when it returns normally; the flow sets `skipped`, `recovered` or `denied`. */
-  outcome: Extract<Outcome, 'completed' | 'skipped' | 'recovered' | 'denied'> = 'completed';
+  outcome: Extract<Outcome, 'completed' | 'skipped' | 'recovered' | 'denied' | 'pending'> = 'completed';
   /** Whether an after_tool Replace supplied the result. */
   replaced = false;
   effectiveToolName: string;
@@ -101,10 +101,10 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     this.#adopted = spec.span !== undefined;
     const parent = this.#adopted ? undefined : activeContext();
     const span = this.#adopted
-      ? adoptSpan(spec.span, this.#startAttributes(spec))
+      ? adoptSpan(spec.span, this.#startAttributes(spec), linksOf(spec))
       : parent !== undefined && isDroppedSpanIn(parent)
         ? undefined
-        : startSpan(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, this.#startAttributes(spec), parent);
+        : startSpan(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, this.#startAttributes(spec), parent, linksOf(spec));
     const recording = span !== undefined && isRecording(span);
     // The API's no-op tracer (no SDK) answers with the all-zero trace id: nothing to make active.
     // A sampled-out span has a real id: active, it passes its decision on to the tool's spans.
@@ -139,6 +139,7 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     if (spec.toolDescription !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = spec.toolDescription;
     if (this.#agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.#agentName;
     if (this.#arguments !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.#arguments;
+    if (spec.handoff?.id !== undefined) attributes[ATTR_APPROVAL_ID] = spec.handoff.id;
     if (spec.attributes !== undefined) Object.assign(attributes, spec.attributes);
     return attributes;
   }
@@ -313,10 +314,21 @@ function statusMessage(error: unknown, capture: Capture, scrubber: ErrorScrubber
   return error instanceof HookAbortError ? capture.limit(error.reason) : scrubber.text(errorMessage(error));
 }
 
-/** The framework's span with the call's start attributes added; never throws. */
-function adoptSpan(span: Span | undefined, attributes: Attributes): Span | undefined {
-  if (span !== undefined) setSpanAttributes(span, 'execute_tool attributes', attributes);
+/** The framework's span with the call's start attributes (and a continuation's link) added; never throws. */
+function adoptSpan(span: Span | undefined, attributes: Attributes, links: Link[] | undefined): Span | undefined {
+  if (span === undefined) return span;
+  setSpanAttributes(span, 'execute_tool attributes', attributes);
+  if (links !== undefined) for (const link of links) addSpanLink(span, link);
   return span;
+}
+
+/**
+ * A continuation's link to the call that asked for its approval (handed to the framework); added to
+ * the framework's own span, when adopted, after its start.
+ */
+function linksOf<S>(spec: CallSpec<S>): Link[] | undefined {
+  const askedIn = spec.handoff?.answer?.askedIn;
+  return askedIn === undefined ? undefined : [{ context: askedIn, attributes: { [ATTR_APPROVAL_ID]: spec.handoff?.id ?? '' } }];
 }
 
 /** The active context, read once per call (and handed to the tracer); undefined when the context API throws. */

@@ -195,7 +195,7 @@ export class LoggingHook implements ToolHook {
   }
 
   #logApproval(event: ApprovalEvent): void {
-    const level: Level = event.outcome === 'approved' || event.outcome === 'denied' ? 'info' : 'warn';
+    const level: Level = event.outcome === 'approved' || event.outcome === 'denied' || event.outcome === 'pending' ? 'info' : 'warn';
     if (!this.#logger.isLevelEnabled(level)) return;
     const fields: Fields = {
       [ATTR_GEN_AI_TOOL_NAME]: event.toolName,

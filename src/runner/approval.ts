@@ -6,7 +6,7 @@
  * @internal
  */
 import type { Attributes, Context } from '@opentelemetry/api';
-import { context, trace } from '@opentelemetry/api';
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import type { Ask, Continue, HookDecision, Redirect } from '../decisions.js';
 import { isPlainObject, mergeArgs, redirect, skip } from '../decisions.js';
 import type { ApprovalEvent, ApprovalOutcome, ApprovalRequest, Approver, ToolArgs } from '../hook.js';
@@ -24,7 +24,8 @@ import {
   ATTR_GEN_AI_TOOL_NAME,
   SPAN_APPROVAL,
 } from '../telemetry/semconv.js';
-import { endSpan, setSpanAttributes, startSpan } from '../telemetry/span.js';
+import { activeSpanContext, endSpan, setSpanAttributes, startSpan } from '../telemetry/span.js';
+import type { PendingApproval as PendingHandoff } from '../flows/handoff.js';
 import type { RunnerCore } from './core.js';
 import type { Settled } from './guard.js';
 import { callUser } from './guard.js';
@@ -48,6 +49,8 @@ export interface ApprovalRecord {
   readonly effective: Continue | Redirect;
   /** The approver's argument edits, merged over the arguments after E; undefined when none. */
   readonly edits: Readonly<ToolArgs> | undefined;
+  /** A pending approval's framework suspension (what the adapter's approver threw), rethrown by the flow. */
+  readonly suspension?: { readonly error: unknown } | undefined;
 }
 
 /** The approver's answer, read once and checked. */
@@ -57,10 +60,13 @@ interface Answer {
   readonly denialReason?: string | undefined;
   readonly edits?: Readonly<ToolArgs> | undefined;
   readonly error?: unknown;
+  /** Set for a pending answer whose approver threw the framework's suspension. */
+  readonly suspension?: { readonly error: unknown } | undefined;
 }
 
 const NO_APPROVER: Answer = { outcome: 'no_approver' };
 const EXPIRED: Answer = { outcome: 'expired' };
+const PENDING: Answer = { outcome: 'pending' };
 
 /**
  * Waits for the approval a phase asked for and returns what the phase decides with it: E when
@@ -77,7 +83,8 @@ export function settleApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pe
 
 async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pending: PendingApproval): Promise<HookDecision> {
   const started = performance.now();
-  const id = globalThis.crypto.randomUUID();
+  const handoff = request.handoff;
+  const id = handoff?.id ?? globalThis.crypto.randomUUID();
   const { effective, ask, hook } = pending;
   const toolName = effective.kind === 'redirect' && effective.newTool !== undefined ? effective.newTool : request.toolName;
   const args = effective.kind === 'redirect' && effective.newArgs !== undefined ? mergeArgs(request.args, effective.newArgs) : mergeArgs(request.args);
@@ -93,15 +100,24 @@ async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pe
           [ATTR_DECISION_REASON]: reason,
         });
 
-  const answer = await askApprover(request.approver ?? core.approver, core.approvalTimeoutMs, request, {
-    id,
-    toolName,
-    args,
-    redactedArgs: capture.serialize(args),
-    reason: ask.reason,
-    hook,
-    callId: request.callId,
-  });
+  // Handed to the framework: its answer (the continuation), or nobody waited for (the call that asks).
+  let answer: Answer =
+    handoff?.answer !== undefined
+      ? readResponse(handoff.answer.response)
+      : handoff?.onPending !== undefined
+        ? handOff(handoff.onPending, { id, toolName, args, reason: ask.reason, hook, deniedResult: ask.deniedResult })
+        : await askApprover(request.approver ?? core.approver, core.approvalTimeoutMs, request, {
+            id,
+            toolName,
+            args,
+            redactedArgs: capture.serialize(args),
+            reason: ask.reason,
+            hook,
+            callId: request.callId,
+          });
+  if (answer.outcome === 'error' && handoff?.isSuspension !== undefined && isSuspension(handoff.isSuspension, answer.error)) {
+    answer = { outcome: 'pending', suspension: { error: answer.error } };
+  }
   const durationMs = performance.now() - started;
   const edited = answer.edits !== undefined && Object.keys(answer.edits).length > 0;
   const denialReason = answer.denialReason === undefined ? undefined : capture.limit(answer.denialReason);
@@ -132,9 +148,10 @@ async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pe
   if (span !== undefined) endSpan(span);
 
   const approved = answer.outcome === 'approved';
-  const why = answer.denialReason !== undefined && answer.denialReason !== '' ? answer.denialReason : answer.outcome;
-  const record: ApprovalRecord = { outcome: answer.outcome, id, effective, edits: edited ? answer.edits : undefined };
+  const record: ApprovalRecord = { outcome: answer.outcome, id, effective, edits: edited ? answer.edits : undefined, suspension: answer.suspension };
   if (request.tally !== undefined) request.tally.approval = record;
+  if (answer.outcome === 'pending') return skip(`Tool call pending approval ${id}`, ask.deniedResult !== undefined ? ask.deniedResult : `Tool call pending approval ${id}`);
+  const why = answer.denialReason !== undefined && answer.denialReason !== '' ? answer.denialReason : answer.outcome;
   // The denial result travels as the Skip's stub: the flows return it like any stub.
   if (!approved) return skip(`Tool call denied: ${why}`, ask.deniedResult !== undefined ? ask.deniedResult : `Tool call denied: ${why}`);
   if (record.edits === undefined) return effective;
@@ -185,6 +202,34 @@ function askApprover(
     callSignal?.addEventListener('abort', onAbort, { once: true });
     void settled.then((result) => finish(readSettled(result)));
   });
+}
+
+/**
+ * Gives the pending approval to the adapter that hands it to its framework (through the guard: an
+ * adapter's callback that throws is an `error`, and the call is denied).
+ */
+function handOff(onPending: (pending: PendingHandoff) => void, fields: Omit<PendingHandoff, 'spanContext'>): Answer {
+  // The phase runs in the call's context: its span is the asking span the continuation links to.
+  const active = activeSpanContext();
+  const spanContext = active !== undefined && isSpanContextValid(active) ? active : undefined;
+  const pending: PendingHandoff = Object.freeze({ ...fields, spanContext });
+  const settled = callUser(callOnPending, onPending, pending, undefined);
+  if (settled instanceof Promise) return { outcome: 'error', error: new TypeError('onPending must not return a promise') };
+  return settled.ok ? PENDING : { outcome: 'error', error: settled.error };
+}
+
+function callOnPending(onPending: (pending: PendingHandoff) => void, pending: PendingHandoff): unknown {
+  onPending(pending);
+  return undefined;
+}
+
+/** Whether what an approver threw is its framework's suspension; a predicate that throws says no. */
+function isSuspension(predicate: (error: unknown) => boolean, error: unknown): boolean {
+  try {
+    return predicate(error) === true;
+  } catch {
+    return false;
+  }
 }
 
 function callApprover(approver: Approver, request: ApprovalRequest): unknown {

@@ -21,6 +21,7 @@ import type { DroppedEvents, PhaseEventBuffer, PhaseSpanEvent } from '../telemet
 import { endPhaseSpan, phaseEventBuffer, recordEvent } from '../telemetry/phase-span.js';
 import { isRecording } from '../telemetry/span.js';
 import type { ApprovalRecord } from './approval.js';
+import type { ApprovalHandoff } from '../flows/handoff.js';
 import { PendingApproval, settleApproval } from './approval.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
@@ -58,6 +59,8 @@ export interface PhaseRequest {
   readonly argsCopy?: ArgsCopy;
   /** The adapter's own way to ask (a framework's approval UI); wins over the runner's `approver`. */
   readonly approver?: Approver | undefined;
+  /** An adapter handing approvals to its framework: the asking call (pending) or the continuation (answered). */
+  readonly handoff?: ApprovalHandoff | undefined;
   /** What a flow learns about its whole call from its phases. */
   readonly tally?: CallTally;
   /** The call's error-text scrubber (a flow's, across its phases); else one is made for the phase's args. */

@@ -83,7 +83,7 @@ export const ATTR_GATED = 'toolhooks.gated';
 export const ATTR_APPROVAL_ID = 'toolhooks.approval.id';
 /** The hook that asked (the first asking hook). */
 export const ATTR_APPROVAL_HOOK = 'toolhooks.approval.hook';
-/** `approved | denied | expired | error | no_approver`. */
+/** `approved | denied | expired | error | no_approver | pending`. */
 export const ATTR_APPROVAL_OUTCOME = 'toolhooks.approval.outcome';
 /** The opaque reference the approver returned (`approver`), when it gave one. */
 export const ATTR_APPROVAL_APPROVER = 'toolhooks.approval.approver';
@@ -91,7 +91,7 @@ export const ATTR_APPROVAL_APPROVER = 'toolhooks.approval.approver';
 export const ATTR_APPROVAL_EDITED = 'toolhooks.approval.edited';
 /** The approver's reason for a refusal, when it gave one (cut to `capture.maxLength`). */
 export const ATTR_APPROVAL_DENIAL_REASON = 'toolhooks.approval.denial_reason';
-export const APPROVAL_OUTCOMES = ['approved', 'denied', 'expired', 'error', 'no_approver'] as const;
+export const APPROVAL_OUTCOMES = ['approved', 'denied', 'expired', 'error', 'no_approver', 'pending'] as const;
 
 // Metrics (OTel names; Prometheus names in the comments)
 /** Histogram, seconds → `gen_ai_execute_tool_duration_seconds`. */

@@ -5,7 +5,7 @@
  * not through the flows, and not through `runBefore` / `runAfter` / `runError`.
  * @internal
  */
-import type { Attributes, Context, Span, SpanContext, TimeInput, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, SpanContext, TimeInput, Tracer } from '@opentelemetry/api';
 import { INVALID_TRACEID, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
 import { reportTelemetryFailure } from './failures.js';
 
@@ -14,9 +14,9 @@ import { reportTelemetryFailure } from './failures.js';
  * A span that does not record (sampled out) is still returned: made active, it passes its sampling
  * decision on to the spans started under it.
  */
-export function startSpan(tracer: Tracer, name: string, attributes: Attributes, parent?: Context): Span | undefined {
+export function startSpan(tracer: Tracer, name: string, attributes: Attributes, parent?: Context, links?: Link[]): Span | undefined {
   try {
-    return tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
+    return tracer.startSpan(name, links === undefined ? { kind: SpanKind.INTERNAL, attributes } : { kind: SpanKind.INTERNAL, attributes, links }, parent);
   } catch (error) {
     reportTelemetryFailure('startSpan', error);
     return undefined;
@@ -91,6 +91,15 @@ export function setSpanAttributes(span: Span, where: string, attributes: Attribu
     if (errorMessage !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage });
   } catch (error) {
     reportTelemetryFailure(where, error);
+  }
+}
+
+/** Adds a link to a span already started (a framework's); spans of an API without `addLink` get none. Never throws. */
+export function addSpanLink(span: Span, link: Link): void {
+  try {
+    if (typeof span.addLink === 'function') span.addLink(link);
+  } catch (error) {
+    reportTelemetryFailure('span.addLink', error);
   }
 }
 

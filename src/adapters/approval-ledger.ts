@@ -1,0 +1,65 @@
+/**
+ * What an adapter that hands approvals to its framework remembers in process: the span that asked for
+ * each approval (so the continuation links to it) and the approvals already resolved (so a response
+ * replayed into a later call never runs the tool a second time). Bounded: the oldest ids are dropped.
+ * @internal
+ */
+import type { SpanContext } from '@opentelemetry/api';
+import type { PendingApproval } from '../flows/handoff.js';
+import { warnVisibly } from '../telemetry/warn-once.js';
+
+/** How many approval ids a ledger remembers by default (asked and resolved ones together). */
+const DEFAULT_CAPACITY = 10_000;
+
+/** What a ledger knows of an approval id. */
+type Entry = { readonly state: 'asked'; readonly askedIn: SpanContext | undefined } | { readonly state: 'resolved' };
+
+/** An adapter's in-process memory of its approvals; one per hooked tool set. */
+export class ApprovalLedger {
+  readonly #where: string;
+  readonly #capacity: number;
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(where: string, capacity = DEFAULT_CAPACITY) {
+    this.#where = where;
+    this.#capacity = capacity;
+  }
+
+  /** Remembers the span that asked for `pending.id`. */
+  asked(pending: PendingApproval): void {
+    this.#set(pending.id, { state: 'asked', askedIn: pending.spanContext });
+  }
+
+  /**
+   * A continuation for `id`: the span that asked when this process asked (for the link), `{}` when
+   * it did not (the run state may come from another process, which is allowed), and undefined when
+   * `id` was already resolved here — then it has warned, and the adapter must not run the call again.
+   */
+  resolve(id: string): { readonly askedIn?: SpanContext } | undefined {
+    const entry = this.#entries.get(id);
+    if (entry?.state === 'resolved') {
+      warnVisibly(
+        `toolhooks: ${this.#where}: approval ${JSON.stringify(id)} was already resolved; the response is ignored and the tool does not run again`,
+        'TOOLHOOKS_APPROVAL_RESOLVED',
+      );
+      return undefined;
+    }
+    this.#set(id, { state: 'resolved' });
+    return entry?.askedIn === undefined ? {} : { askedIn: entry.askedIn };
+  }
+
+  #set(id: string, entry: Entry): void {
+    const entries = this.#entries;
+    entries.delete(id);
+    entries.set(id, entry);
+    if (entries.size > this.#capacity) {
+      const oldest = entries.keys().next();
+      if (oldest.done !== true) entries.delete(oldest.value);
+    }
+  }
+}
+
+/** The text a framework gets for a response replayed after its approval was resolved. */
+export function alreadyResolved(id: string): string {
+  return `approval ${id} was already resolved; the tool does not run again`;
+}

@@ -1,0 +1,64 @@
+/**
+ * The approval hand-off: how an adapter gives a call's Ask to its framework's own approval flow (the
+ * AI SDK's `tool-approval-request`, the Agents SDK's interruptions, a LangGraph interrupt) instead of
+ * waiting for an approver inside the call. The call that asks ends as `pending`; the framework's
+ * continuation makes a second call that carries the framework's answer. What users see of it:
+ * docs/adapters.md, "Approvals (Ask) and Replace, per framework".
+ * @internal
+ */
+import type { SpanContext } from '@opentelemetry/api';
+import type { ApprovalResponse, ToolArgs } from '../hook.js';
+
+/** How an adapter hands a call's Ask to its framework (`CallSpec.handoff`). */
+export interface ApprovalHandoff {
+  /**
+   * The framework's approval id (the AI SDK's `approvalId`, a tool call id), recorded as
+   * `toolhooks.approval.id` instead of a random one.
+   */
+  readonly id?: string | undefined;
+  /**
+   * The call that asks: when before_tool's effective decision waits for approval, nobody is waited
+   * for. The approval span and the call end as `pending`, neither the tool nor after_tool runs, this
+   * is called (through the guard) with what the framework needs to ask, and the flow returns the
+   * Ask's denial value, which the adapter does not pass on.
+   */
+  readonly onPending?: ((pending: PendingApproval) => void) | undefined;
+  /**
+   * The continuation: the framework's answer. The approver is not consulted; when the phase asks
+   * again this response settles it, on a `toolhooks.approval` span with the hand-off's id. The call's
+   * span links to `askedIn` (the span that asked, when known). When the hooks do not ask this time,
+   * the answer is not used and the call runs as they decide.
+   */
+  readonly answer?: ApprovalAnswer | undefined;
+  /**
+   * For a framework that suspends by throwing (a LangGraph `interrupt()` called from the adapter's
+   * `approver`): an error the approver throws that this recognises is not an approver failure. The
+   * approval and the call end as `pending`, and the flow rethrows the error to the framework.
+   */
+  readonly isSuspension?: ((error: unknown) => boolean) | undefined;
+}
+
+/** The framework's answer to an approval, given to the continuation call. */
+export interface ApprovalAnswer {
+  readonly response: ApprovalResponse;
+  /** The `execute_tool` span of the call that asked, when this process asked. */
+  readonly askedIn?: SpanContext | undefined;
+}
+
+/** What the asking call gives its adapter when it waits for the framework's approval. */
+export interface PendingApproval {
+  /** The hand-off's id, else the one made for the approval. */
+  readonly id: string;
+  /** The tool the effective decision would run (a Redirect's target). */
+  readonly toolName: string;
+  /** The arguments it would run with. */
+  readonly args: ToolArgs;
+  /** The first asking hook's reason. */
+  readonly reason: string;
+  /** The first asking hook. */
+  readonly hook: string;
+  /** The Ask's `deniedResult`; undefined when it gave none. */
+  readonly deniedResult: unknown;
+  /** The asking call's `execute_tool` span (for the continuation's link); undefined when it does not record. */
+  readonly spanContext: SpanContext | undefined;
+}
