@@ -3,15 +3,17 @@
  * decisions take effect inside `agent.generate()` / `agent.stream()` and every call gets its
  * `execute_tool` span.
  */
-import { typeName } from '../../internal/describe.js';
+import { quoteValue, typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import type { RunnerCore } from '../../runner/core.js';
-import type { Executor } from '../../flows/execute-tool.js';
+import type { CallPlan, Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
 import { copyWith, mapToolRecord, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { MastraApprovals } from './approvals.js';
+import { registerHookedTool } from './declined-calls.js';
 
 /**
  * Options of {@link withHooks}.
@@ -28,6 +30,15 @@ export interface WithHooksOptions<S = unknown> {
   maxRetries?: number;
   /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
   maxReexecutions?: number;
+  /**
+   * Who answers a before_tool Ask. `'runner'` (the default): the runner's `approver`, inside the call.
+   * `'framework'`: Mastra's own tool-call approval — the run suspends (`finishReason: 'suspended'`,
+   * the `tool-call-approval` chunk) and `agent.approveToolCall` / `declineToolCall` (or
+   * `approveToolCallGenerate` / `declineToolCallGenerate`) resume it; the agent needs a Mastra
+   * instance with storage. Add {@link recordDeclinedCalls} to the agent's `outputProcessors` to
+   * record declined calls as `denied`.
+   */
+  approvals?: 'runner' | 'framework';
 }
 
 /** The Mastra line whose tools this adapter knows. */
@@ -49,6 +60,8 @@ interface Settings<S> {
   readonly state: S | undefined;
   readonly limits: CallLimits;
   readonly runnables: ReadonlyMap<string, Runnable>;
+  /** Mastra's approval flow, with `approvals: 'framework'`. */
+  readonly approvals: MastraApprovals | undefined;
 }
 
 /**
@@ -82,18 +95,28 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
     throw new TypeError(`${where}: tools must be a Mastra Agent's tools record (tools by name, ${SUPPORTED_MASTRA_RANGE}), got ${typeName(tools)}`);
   }
   const core = requireRunner<S>(runner, where);
-  const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions']);
+  const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions', 'approvals']);
+  const approvals = readApprovals(raw.approvals, where);
   const runnables = new Map<string, Runnable>();
   for (const [name, tool] of Object.entries(tools as Record<string, unknown>)) {
     const runnable = runnableOf(name, tool, where);
     if (runnable !== undefined) runnables.set(name, runnable);
   }
-  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), runnables };
+  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), runnables, approvals };
   const hooked = mapToolRecord(tools, (name, tool) => {
     const runnable = runnables.get(name);
-    return runnable === undefined ? undefined : copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
+    if (runnable === undefined) return undefined;
+    const copy = copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
+    if (approvals !== undefined) registerHookedTool(copy, { approvals, planOf: (args, callId) => planOf(name, runnable, settings, args, false, undefined, callId) as CallPlan<unknown> });
+    return copy;
   });
   return hooked as T;
+}
+
+function readApprovals(value: unknown, where: string): MastraApprovals | undefined {
+  if (value === undefined || value === 'runner') return undefined;
+  if (value === 'framework') return new MastraApprovals(where);
+  throw new TypeError(`${where}: options.approvals must be 'runner' or 'framework', got ${quoteValue(value)}`);
 }
 
 function runnableOf(name: string, tool: unknown, where: string): Runnable | undefined {
@@ -114,22 +137,28 @@ function hookedExecute<S>(name: string, runnable: Runnable, settings: Settings<S
   return (inputData, context) => {
     const wrapped = !isPlainObject(inputData);
     const args: ToolArgs = isPlainObject(inputData) ? inputData : { input: inputData };
-    const executorOf =
-      (target: Runnable): Executor =>
-      (callArgs) =>
-        target.execute.call(target.tool, wrapped ? callArgs.input : callArgs, context);
-    return runToolCall<S>({
-      core: settings.core,
-      toolName: name,
-      args,
-      state: settings.state as S,
-      execute: executorOf(runnable),
-      ...namedTargets(settings.runnables, executorOf),
-      callId: toolCallIdOf(context),
-      toolDescription: runnable.description,
-      signal: signalOf(context),
-      ...settings.limits,
-    });
+    const plan = planOf(name, runnable, settings, args, wrapped, context, toolCallIdOf(context));
+    return settings.approvals === undefined ? runToolCall<S>(plan) : settings.approvals.run(plan, context);
+  };
+}
+
+/** The call of tool `name` with `args`; its executors run the tools' own `execute` with Mastra's `context`. */
+function planOf<S>(name: string, runnable: Runnable, settings: Settings<S>, args: ToolArgs, wrapped: boolean, context: unknown, callId: string | undefined): CallPlan<S> {
+  const executorOf =
+    (target: Runnable): Executor =>
+    (callArgs) =>
+      target.execute.call(target.tool, wrapped ? callArgs.input : callArgs, context);
+  return {
+    core: settings.core,
+    toolName: name,
+    args,
+    state: settings.state as S,
+    execute: executorOf(runnable),
+    ...namedTargets(settings.runnables, executorOf),
+    callId,
+    toolDescription: runnable.description,
+    signal: signalOf(context),
+    ...settings.limits,
   };
 }
 
