@@ -39,6 +39,8 @@ export interface RequestContextLike {
 /** The parts of a tool's execution context inside an agent run that the approval flow needs. */
 interface AgentRun {
   readonly toolCallId: string;
+  /** What the app resumed a tool's own suspension with; undefined for an approval. */
+  readonly resumeData: unknown;
   readonly suspend: (payload: unknown, options: object) => Promise<unknown>;
   readonly requestContext: RequestContextLike;
 }
@@ -60,14 +62,19 @@ export class MastraApprovals {
 
   /**
    * Runs a hooked call. Outside an agent run (no `suspend` in the context) nothing can be handed to
-   * Mastra, so the runner's approver decides as without this flow.
+   * Mastra, so the runner's approver decides as without this flow. `gated`: the tool has Mastra's own
+   * `requireApproval: true`, so Mastra asked for this call before running `execute`.
    */
-  run<S>(plan: CallPlan<S>, context: unknown): Promise<unknown> {
+  run<S>(plan: CallPlan<S>, context: unknown, gated: boolean): Promise<unknown> {
     const run = agentRunOf(context);
     if (run === undefined) return runToolCall(plan);
     const key = MARK_PREFIX + run.toolCallId;
     const mark = run.requestContext.get(key);
-    return mark === undefined ? this.#ask(plan, run, key) : this.#continue(plan, run, key, mark);
+    if (mark !== undefined) return this.#continue(plan, run, key, mark);
+    // Mastra's own approval already answered this call (a tool's resume data means it suspended itself
+    // afterwards and is resumed now): the hooks' Ask is settled by it instead of asking a second time.
+    if (gated && run.resumeData === undefined) return this.#continue(plan, run, undefined, undefined);
+    return this.#ask(plan, run, key);
   }
 
   /**
@@ -103,8 +110,8 @@ export class MastraApprovals {
   }
 
   /** Pass 2: Mastra runs `execute` again only for an approved call; the approval settles the Ask. */
-  async #continue<S>(plan: CallPlan<S>, run: AgentRun, key: string, mark: unknown): Promise<unknown> {
-    run.requestContext.delete(key);
+  async #continue<S>(plan: CallPlan<S>, run: AgentRun, key: string | undefined, mark: unknown): Promise<unknown> {
+    if (key !== undefined) run.requestContext.delete(key);
     const resolved = this.#ledger.resolve(run.toolCallId);
     if (resolved === undefined) return alreadyResolved(run.toolCallId);
     const answer = { response: { approved: true } as const, askedIn: resolved.askedIn ?? spanContextOf(mark) };
@@ -117,9 +124,9 @@ function agentRunOf(context: unknown): AgentRun | undefined {
   if (context === null || typeof context !== 'object') return undefined;
   const { agent, requestContext } = context as { agent?: unknown; requestContext?: unknown };
   if (agent === null || typeof agent !== 'object' || !isRequestContext(requestContext)) return undefined;
-  const { toolCallId, suspend } = agent as { toolCallId?: unknown; suspend?: unknown };
+  const { toolCallId, suspend, resumeData } = agent as { toolCallId?: unknown; suspend?: unknown; resumeData?: unknown };
   if (typeof toolCallId !== 'string' || typeof suspend !== 'function') return undefined;
-  return { toolCallId, suspend: suspend as AgentRun['suspend'], requestContext };
+  return { toolCallId, resumeData, suspend: suspend as AgentRun['suspend'], requestContext };
 }
 
 /** Whether a value is a Mastra `RequestContext` (or anything with its get / set / delete). */

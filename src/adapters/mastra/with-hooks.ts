@@ -53,6 +53,8 @@ interface Runnable {
   readonly tool: object;
   readonly execute: Execute;
   readonly description: string | undefined;
+  /** The tool has Mastra's own `requireApproval: true` (an AI SDK tool's `needsApproval: true`): Mastra asks before every call. */
+  readonly gated: boolean;
 }
 
 interface Settings<S> {
@@ -122,7 +124,7 @@ function readApprovals(value: unknown, where: string): MastraApprovals | undefin
 function runnableOf(name: string, tool: unknown, where: string): Runnable | undefined {
   const label = `${where}: tools[${JSON.stringify(name)}]`;
   if (tool === null || typeof tool !== 'object') throw new TypeError(`${label} must be a tool object, got ${typeName(tool)}`);
-  const { execute, id, description } = tool as { execute?: unknown; id?: unknown; description?: unknown };
+  const { execute, id, description, requireApproval, needsApproval } = tool as { execute?: unknown; id?: unknown; description?: unknown; requireApproval?: unknown; needsApproval?: unknown };
   if (execute === undefined || execute === null) return undefined;
   if (typeof execute !== 'function') throw new TypeError(`${label}.execute must be a function, got ${typeName(execute)}`);
   // A Mastra 1.x Tool carries the global mark and an execute(inputData, context) that validates its input;
@@ -130,7 +132,7 @@ function runnableOf(name: string, tool: unknown, where: string): Runnable | unde
   if (typeof id === 'string' && !(MASTRA_TOOL_MARKER in tool) && execute.length < 2) {
     throw new TypeError(`${label} looks like a tool of an older Mastra (execute({ context })); toolhooks/mastra supports ${SUPPORTED_MASTRA_RANGE}, whose tools run execute(inputData, context)`);
   }
-  return { tool, execute: execute as Execute, description: typeof description === 'string' ? description : undefined };
+  return { tool, execute: execute as Execute, description: typeof description === 'string' ? description : undefined, gated: requireApproval === true || needsApproval === true };
 }
 
 function hookedExecute<S>(name: string, runnable: Runnable, settings: Settings<S>): Execute {
@@ -138,7 +140,7 @@ function hookedExecute<S>(name: string, runnable: Runnable, settings: Settings<S
     const wrapped = !isPlainObject(inputData);
     const args: ToolArgs = isPlainObject(inputData) ? inputData : { input: inputData };
     const plan = planOf(name, runnable, settings, args, wrapped, context, toolCallIdOf(context));
-    return settings.approvals === undefined ? runToolCall<S>(plan) : settings.approvals.run(plan, context);
+    return settings.approvals === undefined ? runToolCall<S>(plan) : settings.approvals.run(plan, context, runnable.gated);
   };
 }
 

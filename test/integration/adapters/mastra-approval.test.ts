@@ -155,6 +155,25 @@ describe("an Ask suspends the run as Mastra's tool-call approval", () => {
   });
 });
 
+describe("a tool with Mastra's own requireApproval: true", () => {
+  it("is asked once: Mastra's approval settles the hooks' Ask, and a second resume of it does not run the tool again", async () => {
+    const run = vi.fn(async ({ cmd }: { cmd: string }) => `ran ${cmd}`);
+    const shell = createTool({ id: 'shell', description: 'Run a command', inputSchema: z.object({ cmd: z.string() }), requireApproval: true, execute: run });
+    const model = new MockLanguageModelV4({ doGenerate: [callsTools({ id: 'h1', tool: 'shell', input: { cmd: 'rm a' } }), answers('done'), answers('done too')] as never });
+    const runner = new HookRunner({ hooks: [gate], tracer: tracing.tracer });
+    const ops = new Agent({ id: 'ops', name: 'ops', instructions: 'help', model: model as never, tools: withHooks({ shell }, runner, { approvals: 'framework' }) });
+    const agent = new Mastra({ agents: { ops }, storage: new InMemoryStore() }).getAgent('ops') as unknown as ApprovingAgent;
+    const first = await agent.generate('go', { maxSteps: 3 });
+    expect(first.finishReason).toBe('suspended');
+    expect(executeSpans()).toHaveLength(0); // Mastra asked before execute
+    vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const both = await Promise.all([agent.approveToolCallGenerate({ runId: first.runId, toolCallId: 'h1' }), agent.approveToolCallGenerate({ runId: first.runId, toolCallId: 'h1' })]);
+    expect(both.map((result) => result.finishReason)).toEqual(['stop', 'stop']);
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(tracing.onlySpan('execute_tool shell').attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_ID]: 'h1' });
+  });
+});
+
 describe('a declined call', () => {
   it("is recorded as denied by recordDeclinedCalls, linked to the asking span; the model reads Mastra's decline and the tool never runs", async () => {
     const { agent, model, run } = build({ store: new InMemoryStore(), hooks: [gate], steps: [callsTools({ id: 'd1', tool: 'shell', input: { cmd: 'rm -rf /' } }), answers('not deleted')] });
