@@ -22,7 +22,8 @@ import { isRequestContext } from './approvals.js';
  */
 export interface MastraOutputProcessor {
   readonly id: string;
-  processOutputStream(args: { readonly part: unknown; readonly requestContext?: unknown }): Promise<unknown>;
+  /** Receives every chunk of the run's output stream and passes it on unchanged. */
+  processOutputStream<P>(args: { readonly part: P; readonly requestContext?: unknown }): Promise<P>;
 }
 
 /** How a hooked tool's declined call is recorded: its record's approvals and a plan for the record. */

@@ -75,7 +75,7 @@ function build(options: {
     instructions: 'help',
     model: model as never,
     tools: hooked,
-    ...(options.withProcessor === false ? {} : { outputProcessors: [recordDeclinedCalls(hooked) as never] }),
+    ...(options.withProcessor === false ? {} : { outputProcessors: [recordDeclinedCalls(hooked)] }),
   });
   const agent = new Mastra({ agents: { ops }, storage: options.store }).getAgent('ops') as unknown as ApprovingAgent;
   return { agent, model, run, safe };
