@@ -13,8 +13,12 @@
  * Each asked call leaves a mark in the run's request context, which Mastra stores with the suspended
  * run: on resume Mastra runs `execute` again only when the call was approved, and the mark tells the
  * hooked `execute` that this is the approved continuation (also in another process), with the asking
- * span's context for the link. A declined call never reaches `execute`; Mastra's `tool-output-denied`
- * chunk is where it can be seen, so {@link recordDeclinedCalls} records it from an output processor.
+ * span's context for the link. The mark names the run, and stays for the run's life (what a tool
+ * changes in the request context after the run's first suspension is not stored again): a tool that
+ * suspends itself after the approval is resumed as the approved call, not asked about again.
+ *
+ * A declined call never reaches `execute`; Mastra's `tool-output-denied` chunk is where it can be
+ * seen, so `recordDeclinedCalls` records it from an output processor.
  * @internal
  */
 import type { SpanContext } from '@opentelemetry/api';
@@ -26,18 +30,22 @@ import type { PendingApproval } from '../../flows/handoff.js';
 import { ApprovalLedger, alreadyResolved } from '../approval-ledger.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 
-/** The request-context key of an asked call; the suffix is Mastra's tool call id. */
+/** The request-context key of an asked call: the run's id and Mastra's tool call id follow. */
 const MARK_PREFIX = 'toolhooks.approval:';
+
+function markKey(runId: string, toolCallId: string): string {
+  return `${MARK_PREFIX}${runId}:${toolCallId}`;
+}
 
 /** What Mastra's `RequestContext` offers, as far as this uses it. */
 export interface RequestContextLike {
   get(key: string): unknown;
   set(key: string, value: unknown): void;
-  delete(key: string): unknown;
 }
 
 /** The parts of a tool's execution context inside an agent run that the approval flow needs. */
 interface AgentRun {
+  readonly runId: string;
   readonly toolCallId: string;
   /** What the app resumed a tool's own suspension with; undefined for an approval. */
   readonly resumeData: unknown;
@@ -68,13 +76,13 @@ export class MastraApprovals {
   run<S>(plan: CallPlan<S>, context: unknown, gated: boolean): Promise<unknown> {
     const run = agentRunOf(context);
     if (run === undefined) return runToolCall(plan);
-    const key = MARK_PREFIX + run.toolCallId;
+    const key = markKey(run.runId, run.toolCallId);
     const mark = run.requestContext.get(key);
-    if (mark !== undefined) return this.#continue(plan, run, key, mark);
-    // Mastra's own approval already answered this call (a tool's resume data means it suspended itself
-    // afterwards and is resumed now): the hooks' Ask is settled by it instead of asking a second time.
-    if (gated && run.resumeData === undefined) return this.#continue(plan, run, undefined, undefined);
-    return this.#ask(plan, run, key);
+    // Marked (these hooks asked) or gated (Mastra asked): Mastra runs `execute` only once it is approved.
+    if (mark === undefined && !gated) return this.#ask(plan, run, key);
+    // With resume data, the approved call suspended itself afterwards (`suspend()` / `resumeSchema`) and
+    // is resumed now: still the approved call, not a new one to ask about.
+    return run.resumeData === undefined ? this.#continue(plan, run, mark) : this.#resumed(plan, run, mark);
   }
 
   /**
@@ -82,11 +90,9 @@ export class MastraApprovals {
    * chunk): the before_tool phase runs again and the decline settles its Ask as `denied`. The tool
    * never runs; Mastra has already given the model its decline.
    */
-  async declined<S>(plan: CallPlan<S>, requestContext: RequestContextLike, toolCallId: string, reason: string | undefined): Promise<void> {
-    const key = MARK_PREFIX + toolCallId;
-    const mark = requestContext.get(key);
+  async declined<S>(plan: CallPlan<S>, requestContext: RequestContextLike, runId: string, toolCallId: string, reason: string | undefined): Promise<void> {
+    const mark = requestContext.get(markKey(runId, toolCallId));
     if (mark === undefined) return; // not asked by these hooks: Mastra's own requireApproval declined it
-    requestContext.delete(key);
     const resolved = this.#ledger.resolve(toolCallId);
     if (resolved === undefined) return;
     const response: ApprovalResponse = reason === undefined ? { approved: false } : { approved: false, reason };
@@ -105,35 +111,41 @@ export class MastraApprovals {
     // (streamed) execution's suspend throws so that Mastra raises the approval itself, later.
     run.requestContext.set(key, markOf(pending.spanContext));
     // Mastra shows the app what would run: a Redirect's tool and merged arguments when a hook made one.
-    await run.suspend({}, { requireToolApproval: { toolName: pending.toolName, args: pending.args } });
+    await run.suspend(undefined, { requireToolApproval: { toolName: pending.toolName, args: pending.args } });
     return undefined;
   }
 
   /** Pass 2: Mastra runs `execute` again only for an approved call; the approval settles the Ask. */
-  async #continue<S>(plan: CallPlan<S>, run: AgentRun, key: string | undefined, mark: unknown): Promise<unknown> {
-    if (key !== undefined) run.requestContext.delete(key);
+  async #continue<S>(plan: CallPlan<S>, run: AgentRun, mark: unknown): Promise<unknown> {
     const resolved = this.#ledger.resolve(run.toolCallId);
     if (resolved === undefined) return alreadyResolved(run.toolCallId);
-    const answer = { response: { approved: true } as const, askedIn: resolved.askedIn ?? spanContextOf(mark) };
+    const answer = { response: APPROVED, askedIn: resolved.askedIn ?? spanContextOf(mark) };
     return runToolCall({ ...plan, handoff: { id: run.toolCallId, answer } });
   }
+
+  /** An approved call that suspended itself, resumed: its approval settles the Ask again. */
+  #resumed<S>(plan: CallPlan<S>, run: AgentRun, mark: unknown): Promise<unknown> {
+    return runToolCall({ ...plan, handoff: { id: run.toolCallId, answer: { response: APPROVED, askedIn: spanContextOf(mark) } } });
+  }
 }
+
+const APPROVED: ApprovalResponse = { approved: true };
 
 /** The tool context of a call inside an agent run, or undefined (a tool called directly). */
 function agentRunOf(context: unknown): AgentRun | undefined {
   if (context === null || typeof context !== 'object') return undefined;
-  const { agent, requestContext } = context as { agent?: unknown; requestContext?: unknown };
-  if (agent === null || typeof agent !== 'object' || !isRequestContext(requestContext)) return undefined;
+  const { agent, requestContext, runId } = context as { agent?: unknown; requestContext?: unknown; runId?: unknown };
+  if (agent === null || typeof agent !== 'object' || !isRequestContext(requestContext) || typeof runId !== 'string') return undefined;
   const { toolCallId, suspend, resumeData } = agent as { toolCallId?: unknown; suspend?: unknown; resumeData?: unknown };
   if (typeof toolCallId !== 'string' || typeof suspend !== 'function') return undefined;
-  return { toolCallId, resumeData, suspend: suspend as AgentRun['suspend'], requestContext };
+  return { runId, toolCallId, resumeData, suspend: suspend as AgentRun['suspend'], requestContext };
 }
 
-/** Whether a value is a Mastra `RequestContext` (or anything with its get / set / delete). */
+/** Whether a value is a Mastra `RequestContext` (or anything with its get and set). */
 export function isRequestContext(value: unknown): value is RequestContextLike {
   if (value === null || typeof value !== 'object') return false;
-  const { get, set, delete: remove } = value as Record<string, unknown>;
-  return typeof get === 'function' && typeof set === 'function' && typeof remove === 'function';
+  const { get, set } = value as Record<string, unknown>;
+  return typeof get === 'function' && typeof set === 'function';
 }
 
 function markOf(spanContext: SpanContext | undefined): Mark {

@@ -81,7 +81,7 @@ export function recordDeclinedCalls(tools: object): MastraOutputProcessor {
         const entry = byName.get(declined.toolName);
         if (entry !== undefined) {
           try {
-            await entry.approvals.declined(entry.planOf(declined.args, declined.toolCallId), requestContext, declined.toolCallId, declined.reason);
+            await entry.approvals.declined(entry.planOf(declined.args, declined.toolCallId), requestContext, declined.runId, declined.toolCallId, declined.reason);
           } catch (error) {
             // Recording must never disturb Mastra's run; the decline stands either way.
             report('warn', `toolhooks: recordDeclinedCalls could not record the declined call ${declined.toolCallId}`, error);
@@ -94,19 +94,21 @@ export function recordDeclinedCalls(tools: object): MastraOutputProcessor {
 }
 
 interface DeclinedCall {
+  readonly runId: string;
   readonly toolName: string;
   readonly toolCallId: string;
   readonly args: ToolArgs;
   readonly reason: string | undefined;
 }
 
-/** Mastra's `tool-output-denied` chunk: `{ type, payload: { toolCallId, toolName, args, approval: { reason } } }`. */
+/** Mastra's `tool-output-denied` chunk: `{ type, runId, payload: { toolCallId, toolName, args, approval: { reason } } }`. */
 function declinedCallOf(part: unknown): DeclinedCall | undefined {
   if (part === null || typeof part !== 'object' || (part as { type?: unknown }).type !== 'tool-output-denied') return undefined;
-  const payload = (part as { payload?: unknown }).payload;
+  const { payload, runId } = part as { payload?: unknown; runId?: unknown };
+  if (typeof runId !== 'string') return undefined;
   if (payload === null || typeof payload !== 'object') return undefined;
   const { toolName, toolCallId, args, approval } = payload as { toolName?: unknown; toolCallId?: unknown; args?: unknown; approval?: unknown };
   if (typeof toolName !== 'string' || typeof toolCallId !== 'string') return undefined;
   const reason = approval !== null && typeof approval === 'object' ? (approval as { reason?: unknown }).reason : undefined;
-  return { toolName, toolCallId, args: isPlainObject(args) ? args : { input: args }, reason: typeof reason === 'string' ? reason : undefined };
+  return { runId, toolName, toolCallId, args: isPlainObject(args) ? args : { input: args }, reason: typeof reason === 'string' ? reason : undefined };
 }

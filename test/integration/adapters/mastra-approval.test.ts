@@ -38,6 +38,7 @@ interface ApprovingAgent {
   generate(prompt: string, options: object): Promise<Generated>;
   approveToolCallGenerate(options: { runId: string; toolCallId: string }): Promise<Generated>;
   declineToolCallGenerate(options: { runId: string; toolCallId: string; reason?: string }): Promise<Generated>;
+  resumeGenerate(resumeData: unknown, options: { runId: string; toolCallId: string }): Promise<Generated>;
   stream(prompt: string, options: object): Promise<{ fullStream: AsyncIterable<{ type: string; payload?: { toolCallId?: string } }>; runId: string }>;
   approveToolCall(options: { runId: string; toolCallId: string }): Promise<{ fullStream: AsyncIterable<{ type: string }> }>;
   declineToolCall(options: { runId: string; toolCallId: string; reason?: string }): Promise<{ fullStream: AsyncIterable<{ type: string }> }>;
@@ -155,6 +156,20 @@ describe("an Ask suspends the run as Mastra's tool-call approval", () => {
   });
 });
 
+describe('eager tool execution (stream with eagerToolExecution)', () => {
+  it("asks once: Mastra's eager run bails out at the suspension and raises the approval itself", async () => {
+    const { agent, run } = build({ store: new InMemoryStore(), hooks: [gate], streamed: [callsTools({ id: 'k1', tool: 'shell', input: { cmd: 'rm a' } }), answers('done')] });
+    const first = await agent.stream('go', { maxSteps: 3, eagerToolExecution: true });
+    const types: string[] = [];
+    for await (const chunk of first.fullStream) types.push(chunk.type);
+    expect(types.filter((type) => type === 'tool-call-approval')).toHaveLength(1);
+    const resumed = await agent.approveToolCall({ runId: first.runId, toolCallId: 'k1' });
+    for await (const _chunk of resumed.fullStream);
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(tracing.outcomesOf('shell')).toEqual(['pending', 'completed']);
+  });
+});
+
 describe("a tool with Mastra's own requireApproval: true", () => {
   it("is asked once: Mastra's approval settles the hooks' Ask, and a second resume of it does not run the tool again", async () => {
     const run = vi.fn(async ({ cmd }: { cmd: string }) => `ran ${cmd}`);
@@ -171,6 +186,31 @@ describe("a tool with Mastra's own requireApproval: true", () => {
     expect(both.map((result) => result.finishReason)).toEqual(['stop', 'stop']);
     expect(run).toHaveBeenCalledTimes(1);
     expect(tracing.onlySpan('execute_tool shell').attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_ID]: 'h1' });
+  });
+});
+
+describe('a tool that suspends itself after the approval', () => {
+  it('is resumed as the approved call: asked once, whatever it suspends for afterwards', async () => {
+    const deploy = vi.fn(async (_input: { env: string }, context: { agent?: { resumeData?: { confirm: string }; suspend?: (payload: unknown) => Promise<void> } }) => {
+      const answer = context.agent?.resumeData;
+      if (answer === undefined) return void (await context.agent?.suspend?.({ question: 'type the environment to confirm' }));
+      return `deployed to ${answer.confirm}`;
+    });
+    const tool = createTool({ id: 'deploy', description: 'Deploy', inputSchema: z.object({ env: z.string() }), resumeSchema: z.object({ confirm: z.string() }), suspendSchema: z.object({ question: z.string() }), execute: deploy as never });
+    const model = new MockLanguageModelV4({ doGenerate: [callsTools({ id: 's1', tool: 'deploy', input: { env: 'prod' } }), answers('deployed')] as never });
+    const runner = new HookRunner({ hooks: [{ name: 'gate', beforeTool: () => ask('deploys need a person') }], tracer: tracing.tracer });
+    const ops = new Agent({ id: 'ops', name: 'ops', instructions: 'help', model: model as never, tools: withHooks({ deploy: tool }, runner, { approvals: 'framework' }) });
+    const agent = new Mastra({ agents: { ops }, storage: new InMemoryStore() }).getAgent('ops') as unknown as ApprovingAgent;
+
+    const first = await agent.generate('ship it', { maxSteps: 3 });
+    expect(first.finishReason).toBe('suspended');
+    const approved = await agent.approveToolCallGenerate({ runId: first.runId, toolCallId: 's1' });
+    expect(approved.finishReason).toBe('suspended'); // now for the tool's own question
+    expect(approved.suspendPayload).toMatchObject({ toolCallId: 's1' });
+    const done = await agent.resumeGenerate({ confirm: 'prod' }, { runId: first.runId, toolCallId: 's1' });
+    expect(done.text).toBe('deployed');
+    expect(deploy).toHaveBeenCalledTimes(2);
+    expect(tracing.spans().filter((span) => span.name === SPAN_APPROVAL).map((span) => span.attributes[ATTR_APPROVAL_OUTCOME])).toEqual(['pending', 'approved', 'approved']);
   });
 });
 
