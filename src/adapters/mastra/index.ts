@@ -13,6 +13,11 @@
  * const agent = new Agent({ id: 'ops', name: 'ops', instructions: '…', model, tools: withHooks({ shell }, runner) });
  * await agent.generate('clean up /tmp');
  * ```
+ *
+ * An Ask is answered by the runner's `approver` inside the call; with `withHooks(tools, runner, {
+ * approvals: 'framework' })` it suspends the run as Mastra's own tool-call approval instead, resumed by
+ * `agent.approveToolCall` / `declineToolCall`, and `recordDeclinedCalls(tools)` (an output processor)
+ * records declined calls as `denied`.
  * @packageDocumentation
  */
 export { withHooks } from './with-hooks.js';

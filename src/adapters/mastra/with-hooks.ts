@@ -75,6 +75,9 @@ interface Settings<S> {
  * - Abort: `execute` rejects with the {@link HookAbortError}; Mastra reports it to the model as the
  *   tool's error (its message is the reason) and the run goes on;
  * - onError and afterTool act as in executeTool (retry, recover with a stub, re-execute).
+ * - Ask: the runner's `approver` decides inside the call; with `approvals: 'framework'`, the run
+ *   suspends as Mastra's own tool-call approval and `agent.approveToolCall` / `declineToolCall`
+ *   resume it (see {@link WithHooksOptions.approvals}).
  * Every other property of a tool (schemas, `requireApproval`, `toModelOutput`, …) is kept; tools
  * without `execute` are returned as they are. Mastra validates the model's input against the tool's
  * `inputSchema` before `execute` runs, so hooks see validated input, and a call Mastra rejects never
@@ -89,6 +92,18 @@ interface Settings<S> {
  * const runner = new HookRunner([{ name: 'cache', tools: ['weather'], beforeTool: (_t, args) => (cache.has(args.city) ? skip('cached', cache.get(args.city)) : undefined) }]);
  * const agent = new Agent({ id: 'weather', name: 'weather', instructions, model, tools: withHooks({ weather }, runner) });
  * const result = await agent.generate('Weather in Paris?');
+ * ```
+ *
+ * @example Asking through Mastra's own approval
+ * ```ts
+ * import { Mastra } from '@mastra/core/mastra';
+ * import { recordDeclinedCalls, withHooks } from 'toolhooks/mastra';
+ *
+ * const tools = withHooks({ shell }, new HookRunner([{ name: 'gate', tools: ['shell'], beforeTool: () => ask('shell needs a person') }]), { approvals: 'framework' });
+ * const ops = new Agent({ id: 'ops', name: 'ops', instructions, model, tools, outputProcessors: [recordDeclinedCalls(tools)] });
+ * const agent = new Mastra({ agents: { ops }, storage }).getAgent('ops');
+ * const first = await agent.generate('clean up');
+ * if (first.finishReason === 'suspended') await agent.approveToolCallGenerate({ runId: first.runId, toolCallId: first.suspendPayload.toolCallId });
  * ```
  */
 export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T {

@@ -229,7 +229,7 @@ describe('a declined call', () => {
   });
 
   it("reaches the stream as Mastra's tool-output-denied, never as a tool result", async () => {
-    const { agent, run } = build({ store: new InMemoryStore(), hooks: [gate], streamed: [callsTools({ id: 'd2', tool: 'shell', input: { cmd: 'rm a' } }), answers('ok')] });
+    const { agent, model, run } = build({ store: new InMemoryStore(), hooks: [gate], streamed: [callsTools({ id: 'd2', tool: 'shell', input: { cmd: 'rm a' } }), answers('ok')] });
     const first = await agent.stream('go', { maxSteps: 3 });
     for await (const _chunk of first.fullStream);
     const resumed = await agent.declineToolCall({ runId: first.runId, toolCallId: 'd2' });
@@ -237,6 +237,7 @@ describe('a declined call', () => {
     for await (const chunk of resumed.fullStream) types.push(chunk.type);
     expect(types).toContain('tool-output-denied');
     expect(types).not.toContain('tool-result');
+    expect(toolResultsSent(model.doStreamCalls[1]?.prompt as never).d2).toEqual({ type: 'text', value: 'Tool call was not approved by the user' });
     expect(run).not.toHaveBeenCalled();
     expect(tracing.outcomesOf('shell')).toEqual(['pending', 'denied']);
   });
