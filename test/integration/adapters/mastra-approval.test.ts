@@ -13,9 +13,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolHook } from '../../../src/index.js';
 import { HookRunner, ask, redirect, replaceResult } from '../../../src/index.js';
-import { recordDeclinedCalls, withHooks } from '../../../src/adapters/mastra/index.js';
+import { recordDeclinedCalls, recordInvalidToolCalls, withHooks } from '../../../src/adapters/mastra/index.js';
 import type { WithHooksOptions } from '../../../src/adapters/mastra/index.js';
-import { ATTR_APPROVAL_ID, ATTR_APPROVAL_OUTCOME, ATTR_GEN_AI_TOOL_CALL_ID, ATTR_OUTCOME, SPAN_APPROVAL } from '../../../src/telemetry/semconv.js';
+import { ATTR_APPROVAL_ID, ATTR_APPROVAL_OUTCOME, ATTR_ERROR_TYPE, ATTR_GEN_AI_TOOL_CALL_ID, ATTR_OUTCOME, SPAN_APPROVAL } from '../../../src/telemetry/semconv.js';
 import { answers, callsTools, streams, toolResultsSent } from '../../support/ai-model.js';
 import { createTestTracing } from '../../support/tracing.js';
 
@@ -304,6 +304,21 @@ describe('approvals option', () => {
     expect(() => withHooks(tools, runner, { approvals: 'mastra' } as never)).toThrow(/withHooks: options\.approvals must be 'runner' or 'framework', got the string "mastra"/);
     expect(() => recordDeclinedCalls(withHooks(tools, runner))).toThrow(/recordDeclinedCalls: tools has no tool of withHooks\(tools, runner, \{ approvals: 'framework' \}\)/);
     expect(() => recordDeclinedCalls(null as never)).toThrow(/recordDeclinedCalls: tools must be the record withHooks/);
+  });
+
+  it('a call Mastra refuses as malformed is still failed, without argument values, and nothing is asked', async () => {
+    const { tools, run } = makeShell();
+    const runner = new HookRunner({ hooks: [gate], tracer: tracing.tracer });
+    const model = new MockLanguageModelV4({ doGenerate: [callsTools({ id: 'm1', tool: 'shell', input: { cmd: 4242 } }), answers('ok')] as never });
+    const ops = new Agent({ id: 'ops', name: 'ops', instructions: 'help', model: model as never, tools: withHooks(tools, runner, { approvals: 'framework' }), hooks: recordInvalidToolCalls(runner) as never });
+    const agent = new Mastra({ agents: { ops }, storage: new InMemoryStore() }).getAgent('ops') as unknown as ApprovingAgent;
+    const result = await agent.generate('go', { maxSteps: 2 });
+    expect(result.finishReason).not.toBe('suspended');
+    expect(run).not.toHaveBeenCalled();
+    const span = tracing.onlySpan('execute_tool shell');
+    expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: 'ValidationError' });
+    expect(tracing.spansNamed(SPAN_APPROVAL)).toHaveLength(0);
+    expect(JSON.stringify(tracing.spans().map((s) => [s.attributes, s.status, s.events]))).not.toContain('4242');
   });
 
   it("outside an agent run (a tool's execute called directly) the runner's approver decides", async () => {
