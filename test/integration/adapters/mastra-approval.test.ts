@@ -242,6 +242,38 @@ describe('a declined call', () => {
     expect(tracing.outcomesOf('shell')).toEqual(['pending', 'denied']);
   });
 
+  it('whose hooks no longer ask when the decline is recorded still never runs: recorded as failed (ToolCallDeclined)', async () => {
+    let asking = true;
+    const once: ToolHook = { name: 'once', beforeTool: () => (asking ? ask('first time only') : undefined) };
+    const { agent, run } = build({ store: new InMemoryStore(), hooks: [once], steps: [callsTools({ id: 'd4', tool: 'shell', input: { cmd: 'rm a' } }), answers('ok')] });
+    const first = await agent.generate('go', { maxSteps: 3 });
+    asking = false;
+    await agent.declineToolCallGenerate({ runId: first.runId, toolCallId: 'd4' });
+    expect(run).not.toHaveBeenCalled();
+    expect(tracing.outcomesOf('shell')).toEqual(['pending', 'failed']);
+    expect(executeSpans()[1]?.attributes[ATTR_ERROR_TYPE]).toBe('ToolCallDeclined');
+  });
+
+  it('passes every other chunk on unchanged, and ignores declines it cannot place', async () => {
+    const { tools } = makeShell();
+    const processor = recordDeclinedCalls(withHooks(tools, new HookRunner({ hooks: [gate], tracer: tracing.tracer }), { approvals: 'framework' }));
+    const store = new Map<string, unknown>();
+    const requestContext = { get: (key: string) => store.get(key), set: (key: string, value: unknown) => void store.set(key, value) };
+    const denied = (payload: unknown, runId: unknown = 'run-1') => ({ type: 'tool-output-denied', runId, payload });
+    const parts = [
+      null,
+      { type: 'text-delta', payload: { text: 'hi' } },
+      denied(null),
+      denied({ toolName: 'shell', toolCallId: 'x1' }, undefined),
+      denied({ toolName: 'shell' }),
+      denied({ toolName: 'other', toolCallId: 'x2', args: {} }),
+      denied({ toolName: 'shell', toolCallId: 'x3', args: 'not an object', approval: { reason: 'no' } }), // never asked here
+    ];
+    for (const part of parts) expect(await processor.processOutputStream({ part, requestContext })).toBe(part);
+    expect(await processor.processOutputStream({ part: parts[6], requestContext: 'not a request context' })).toBe(parts[6]);
+    expect(tracing.spans()).toHaveLength(0);
+  });
+
   it('is not seen without recordDeclinedCalls: only the asking call is recorded', async () => {
     const { agent, run } = build({ store: new InMemoryStore(), hooks: [gate], withProcessor: false, steps: [callsTools({ id: 'd3', tool: 'shell', input: { cmd: 'rm a' } }), answers('ok')] });
     const first = await agent.generate('go', { maxSteps: 3 });
