@@ -11,7 +11,7 @@ import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, mapToolRecord, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { frameworkToolSpan } from './framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
@@ -167,7 +167,7 @@ async function runCall<S>(
       args,
       state: settings.state as S,
       execute: executorOf(runnable),
-      ...namedTargets(runnables, executorOf),
+      ...redirectTargetsAmong(runnables, executorOf),
       callId: toolCallId,
       toolDescription: runnable.description,
       signal: abortSignal,

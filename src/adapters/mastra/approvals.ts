@@ -38,7 +38,7 @@ function markKey(runId: string, toolCallId: string): string {
 }
 
 /** What Mastra's `RequestContext` offers, as far as this uses it. */
-export interface RequestContextLike {
+interface RequestContextLike {
   get(key: string): unknown;
   set(key: string, value: unknown): void;
 }
@@ -98,7 +98,7 @@ export class MastraApprovals {
     const response: ApprovalResponse = reason === undefined ? { approved: false } : { approved: false, reason };
     const notRun = declinedExecutor(toolCallId);
     const answer = { response, askedIn: resolved.askedIn ?? spanContextOf(mark) };
-    await runToolCall({ ...plan, execute: notRun, resolveTool: (name) => (plan.resolveTool(name) === undefined ? undefined : notRun), handoff: { id: toolCallId, answer } });
+    await runToolCall({ ...plan, execute: notRun, redirectExecutor: (name) => (plan.redirectExecutor(name) === undefined ? undefined : notRun), handoff: { id: toolCallId, answer } });
   }
 
   /** Pass 1: the hooks decide; an Ask becomes Mastra's tool-call approval and suspends the run. */

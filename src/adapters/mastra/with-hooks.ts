@@ -11,7 +11,7 @@ import type { RunnerCore } from '../../runner/core.js';
 import type { CallPlan, Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, mapToolRecord, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { MastraApprovals } from './approvals.js';
 import { registerHookedTool } from './declined-calls.js';
 
@@ -171,7 +171,7 @@ function planOf<S>(name: string, runnable: Runnable, settings: Settings<S>, args
     args,
     state: settings.state as S,
     execute: executorOf(runnable),
-    ...namedTargets(settings.runnables, executorOf),
+    ...redirectTargetsAmong(settings.runnables, executorOf),
     callId,
     toolDescription: runnable.description,
     signal: signalOf(context),
