@@ -84,6 +84,8 @@ const mastraAgent = (tools: Record<string, unknown>) =>
   new MastraAgent({ id: 'm', name: 'm', instructions: 'i', model: aiModel as never, tools: tools as never });
 const plainMastra = mastraAgent(mastraTools);
 const hookedMastra = mastraAgent(withMastraHooks(mastraTools, runner));
+// approvals: 'framework' without an Ask: one request-context read per call, then the call as usual.
+const frameworkMastra = mastraAgent(withMastraHooks(mastraTools, runner, { approvals: 'framework' }));
 
 // --- MCP SDK v2 -----------------------------------------------------------------------------------
 const server = new McpServer({ name: 'b', version: '1.0.0' });
@@ -114,6 +116,7 @@ const scenarios: Scenario[] = [
   { id: 'openai-agents.framework', run: () => agentsRunner.run(frameworkAgent, 'go'), baseline: 'openai-agents.toolhooks' },
   { id: 'mastra.plain', run: () => plainMastra.generate('go', { maxSteps: 2 }) },
   { id: 'mastra.toolhooks', run: () => hookedMastra.generate('go', { maxSteps: 2 }), baseline: 'mastra.plain' },
+  { id: 'mastra.framework', run: () => frameworkMastra.generate('go', { maxSteps: 2 }), baseline: 'mastra.toolhooks' },
   { id: 'mcp2.plain', run: mcpCalls(client) },
   { id: 'mcp2.toolhooks', run: mcpCalls(hookedClient), baseline: 'mcp2.plain' },
 ];

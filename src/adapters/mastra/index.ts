@@ -13,9 +13,16 @@
  * const agent = new Agent({ id: 'ops', name: 'ops', instructions: '…', model, tools: withHooks({ shell }, runner) });
  * await agent.generate('clean up /tmp');
  * ```
+ *
+ * An Ask is answered by the runner's `approver` inside the call; with `withHooks(tools, runner, {
+ * approvals: 'framework' })` it suspends the run as Mastra's own tool-call approval instead, resumed by
+ * `agent.approveToolCall` / `declineToolCall`, and `recordDeclinedCalls(tools)` (an output processor)
+ * records declined calls as `denied`.
  * @packageDocumentation
  */
 export { withHooks } from './with-hooks.js';
 export type { WithHooksOptions } from './with-hooks.js';
 export { recordInvalidToolCalls } from './invalid-calls.js';
+export { recordDeclinedCalls } from './declined-calls.js';
+export type { MastraOutputProcessor } from './declined-calls.js';
 export type { MastraSkipResult, MastraToolCallContext, MastraToolHooks, RecordInvalidToolCallsOptions } from './invalid-calls.js';

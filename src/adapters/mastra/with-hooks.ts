@@ -3,15 +3,17 @@
  * decisions take effect inside `agent.generate()` / `agent.stream()` and every call gets its
  * `execute_tool` span.
  */
-import { typeName } from '../../internal/describe.js';
+import { quoteValue, typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import type { RunnerCore } from '../../runner/core.js';
-import type { Executor } from '../../flows/execute-tool.js';
+import type { CallPlan, Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
 import { copyWith, mapToolRecord, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { MastraApprovals } from './approvals.js';
+import { registerHookedTool } from './declined-calls.js';
 
 /**
  * Options of {@link withHooks}.
@@ -28,6 +30,15 @@ export interface WithHooksOptions<S = unknown> {
   maxRetries?: number;
   /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
   maxReexecutions?: number;
+  /**
+   * Who answers a before_tool Ask. `'runner'` (the default): the runner's `approver`, inside the call.
+   * `'framework'`: Mastra's own tool-call approval — the run suspends (`finishReason: 'suspended'`,
+   * the `tool-call-approval` chunk) and `agent.approveToolCall` / `declineToolCall` (or
+   * `approveToolCallGenerate` / `declineToolCallGenerate`) resume it; the agent needs a Mastra
+   * instance with storage. Add {@link recordDeclinedCalls} to the agent's `outputProcessors` to
+   * record declined calls as `denied`.
+   */
+  approvals?: 'runner' | 'framework';
 }
 
 /** The Mastra line whose tools this adapter knows. */
@@ -42,6 +53,8 @@ interface Runnable {
   readonly tool: object;
   readonly execute: Execute;
   readonly description: string | undefined;
+  /** The tool has Mastra's own `requireApproval: true` (an AI SDK tool's `needsApproval: true`): Mastra asks before every call. */
+  readonly gated: boolean;
 }
 
 interface Settings<S> {
@@ -49,6 +62,8 @@ interface Settings<S> {
   readonly state: S | undefined;
   readonly limits: CallLimits;
   readonly runnables: ReadonlyMap<string, Runnable>;
+  /** Mastra's approval flow, with `approvals: 'framework'`. */
+  readonly approvals: MastraApprovals | undefined;
 }
 
 /**
@@ -60,6 +75,9 @@ interface Settings<S> {
  * - Abort: `execute` rejects with the {@link HookAbortError}; Mastra reports it to the model as the
  *   tool's error (its message is the reason) and the run goes on;
  * - onError and afterTool act as in executeTool (retry, recover with a stub, re-execute).
+ * - Ask: the runner's `approver` decides inside the call; with `approvals: 'framework'`, the run
+ *   suspends as Mastra's own tool-call approval and `agent.approveToolCall` / `declineToolCall`
+ *   resume it (see {@link WithHooksOptions.approvals}).
  * Every other property of a tool (schemas, `requireApproval`, `toModelOutput`, …) is kept; tools
  * without `execute` are returned as they are. Mastra validates the model's input against the tool's
  * `inputSchema` before `execute` runs, so hooks see validated input, and a call Mastra rejects never
@@ -75,6 +93,18 @@ interface Settings<S> {
  * const agent = new Agent({ id: 'weather', name: 'weather', instructions, model, tools: withHooks({ weather }, runner) });
  * const result = await agent.generate('Weather in Paris?');
  * ```
+ *
+ * @example Asking through Mastra's own approval
+ * ```ts
+ * import { Mastra } from '@mastra/core/mastra';
+ * import { recordDeclinedCalls, withHooks } from 'toolhooks/mastra';
+ *
+ * const tools = withHooks({ shell }, new HookRunner([{ name: 'gate', tools: ['shell'], beforeTool: () => ask('shell needs a person') }]), { approvals: 'framework' });
+ * const ops = new Agent({ id: 'ops', name: 'ops', instructions, model, tools, outputProcessors: [recordDeclinedCalls(tools)] });
+ * const agent = new Mastra({ agents: { ops }, storage }).getAgent('ops');
+ * const first = await agent.generate('clean up');
+ * if (first.finishReason === 'suspended') await agent.approveToolCallGenerate({ runId: first.runId, toolCallId: first.suspendPayload.toolCallId });
+ * ```
  */
 export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T {
   const where = 'withHooks';
@@ -82,24 +112,34 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
     throw new TypeError(`${where}: tools must be a Mastra Agent's tools record (tools by name, ${SUPPORTED_MASTRA_RANGE}), got ${typeName(tools)}`);
   }
   const core = requireRunner<S>(runner, where);
-  const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions']);
+  const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions', 'approvals']);
+  const approvals = readApprovals(raw.approvals, where);
   const runnables = new Map<string, Runnable>();
   for (const [name, tool] of Object.entries(tools as Record<string, unknown>)) {
     const runnable = runnableOf(name, tool, where);
     if (runnable !== undefined) runnables.set(name, runnable);
   }
-  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), runnables };
+  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), runnables, approvals };
   const hooked = mapToolRecord(tools, (name, tool) => {
     const runnable = runnables.get(name);
-    return runnable === undefined ? undefined : copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
+    if (runnable === undefined) return undefined;
+    const copy = copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
+    if (approvals !== undefined) registerHookedTool(copy, { approvals, planOf: (args, callId) => planOf(name, runnable, settings, args, false, undefined, callId) as CallPlan<unknown> });
+    return copy;
   });
   return hooked as T;
+}
+
+function readApprovals(value: unknown, where: string): MastraApprovals | undefined {
+  if (value === undefined || value === 'runner') return undefined;
+  if (value === 'framework') return new MastraApprovals(where);
+  throw new TypeError(`${where}: options.approvals must be 'runner' or 'framework', got ${quoteValue(value)}`);
 }
 
 function runnableOf(name: string, tool: unknown, where: string): Runnable | undefined {
   const label = `${where}: tools[${JSON.stringify(name)}]`;
   if (tool === null || typeof tool !== 'object') throw new TypeError(`${label} must be a tool object, got ${typeName(tool)}`);
-  const { execute, id, description } = tool as { execute?: unknown; id?: unknown; description?: unknown };
+  const { execute, id, description, requireApproval, needsApproval } = tool as { execute?: unknown; id?: unknown; description?: unknown; requireApproval?: unknown; needsApproval?: unknown };
   if (execute === undefined || execute === null) return undefined;
   if (typeof execute !== 'function') throw new TypeError(`${label}.execute must be a function, got ${typeName(execute)}`);
   // A Mastra 1.x Tool carries the global mark and an execute(inputData, context) that validates its input;
@@ -107,29 +147,35 @@ function runnableOf(name: string, tool: unknown, where: string): Runnable | unde
   if (typeof id === 'string' && !(MASTRA_TOOL_MARKER in tool) && execute.length < 2) {
     throw new TypeError(`${label} looks like a tool of an older Mastra (execute({ context })); toolhooks/mastra supports ${SUPPORTED_MASTRA_RANGE}, whose tools run execute(inputData, context)`);
   }
-  return { tool, execute: execute as Execute, description: typeof description === 'string' ? description : undefined };
+  return { tool, execute: execute as Execute, description: typeof description === 'string' ? description : undefined, gated: requireApproval === true || needsApproval === true };
 }
 
 function hookedExecute<S>(name: string, runnable: Runnable, settings: Settings<S>): Execute {
   return (inputData, context) => {
     const wrapped = !isPlainObject(inputData);
     const args: ToolArgs = isPlainObject(inputData) ? inputData : { input: inputData };
-    const executorOf =
-      (target: Runnable): Executor =>
-      (callArgs) =>
-        target.execute.call(target.tool, wrapped ? callArgs.input : callArgs, context);
-    return runToolCall<S>({
-      core: settings.core,
-      toolName: name,
-      args,
-      state: settings.state as S,
-      execute: executorOf(runnable),
-      ...redirectTargetsAmong(settings.runnables, executorOf),
-      callId: toolCallIdOf(context),
-      toolDescription: runnable.description,
-      signal: signalOf(context),
-      ...settings.limits,
-    });
+    const plan = planOf(name, runnable, settings, args, wrapped, context, toolCallIdOf(context));
+    return settings.approvals === undefined ? runToolCall<S>(plan) : settings.approvals.run(plan, context, runnable.gated);
+  };
+}
+
+/** The call of tool `name` with `args`; its executors run the tools' own `execute` with Mastra's `context`. */
+function planOf<S>(name: string, runnable: Runnable, settings: Settings<S>, args: ToolArgs, wrapped: boolean, context: unknown, callId: string | undefined): CallPlan<S> {
+  const executorOf =
+    (target: Runnable): Executor =>
+    (callArgs) =>
+      target.execute.call(target.tool, wrapped ? callArgs.input : callArgs, context);
+  return {
+    core: settings.core,
+    toolName: name,
+    args,
+    state: settings.state as S,
+    execute: executorOf(runnable),
+    ...redirectTargetsAmong(settings.runnables, executorOf),
+    callId,
+    toolDescription: runnable.description,
+    signal: signalOf(context),
+    ...settings.limits,
   };
 }
 

@@ -75,3 +75,17 @@ describe('examples/mastra-agent.ts', () => {
     expect(output).toMatch(/execute_tool get_weather .*id=call_5 .*outcome=failed .*error\.type=ValidationError/);
   }, 60_000);
 });
+
+describe('examples/mastra-approval.ts', () => {
+  it("asks through Mastra's tool-call approval: the approved call runs in the continuation, the declined one never runs and is recorded as denied", () => {
+    const output = runExample('mastra-approval');
+    expect(output).toContain('Approval requested: run_shell {"cmd":"rm -rf build"} (tool call call_1)');
+    expect(output).toContain('call_1 run_shell: {"type":"text","value":"host: ran \\"rm -rf build\\""}');
+    expect(output).toContain('call_2 run_shell: {"type":"text","value":"never on the root filesystem"}');
+    expect(output).toContain('declined → final answer: I did not delete anything.');
+    expect(output).toMatch(/execute_tool run_shell .*id=call_1 .*outcome=pending\n(.*\n)*└─ \? approval: pending/);
+    expect(output).toMatch(/execute_tool run_shell .*id=call_1 .*outcome=completed\n(.*\n)*├─ \? approval: approved/);
+    expect(output).toMatch(/execute_tool run_shell .*id=call_2 .*outcome=denied\n(.*\n)*└─ \? approval: denied "never on the root filesystem"/);
+    expect(output.match(/execute_tool run_shell /g)).toHaveLength(4);
+  }, 60_000);
+});

@@ -157,7 +157,7 @@ describe('the packed package: toolhooks/openai-agents and toolhooks/mastra', () 
     expect(() => run('node', ['-e', `require.resolve('@openai/agents')`], app)).toThrow(/Cannot find module/);
     for (const [entry, use, expected, surface] of [
       ['toolhooks/openai-agents', useAgents, '["ran {\\"x\\":1}","stub"]', 'approvalRejections,withHooks'],
-      ['toolhooks/mastra', useMastra, '["ran 1","stub"]', 'recordInvalidToolCalls,withHooks'],
+      ['toolhooks/mastra', useMastra, '["ran 1","stub"]', 'recordDeclinedCalls,recordInvalidToolCalls,withHooks'],
     ] as const) {
       expect(run('node', ['-e', `const { HookRunner, skip } = require('toolhooks'); const { withHooks } = require('${entry}');${use}`], app).trim()).toBe(expected);
       expect(run('node', ['--input-type=module', '-e', `import { HookRunner, skip } from 'toolhooks'; import { withHooks } from '${entry}';${use}`], app).trim()).toBe(expected);
