@@ -3,7 +3,7 @@
  * executeTool settings they forward.
  * @internal
  */
-import { typeName } from '../internal/describe.js';
+import { quoteValue, typeName } from '../internal/describe.js';
 import type { RunnerCore } from '../runner/core.js';
 import { runnerCore } from '../runner/registry.js';
 import { optionalCount, rejectUnknownOptions } from '../internal/validate.js';
@@ -124,4 +124,15 @@ export function mapToolRecord(tools: object, hook: (name: string, tool: object) 
     Object.defineProperty(hooked, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return hooked;
+}
+
+/**
+ * The `approvals` option of the adapters that can hand an Ask to their framework: `'runner'` (the
+ * default: the runner's `approver` decides inside the call) or `'framework'`; anything else is a
+ * TypeError naming the option.
+ */
+export function readApprovalsMode(value: unknown, where: string): 'runner' | 'framework' {
+  if (value === undefined || value === 'runner') return 'runner';
+  if (value === 'framework') return 'framework';
+  throw new TypeError(`${where}: options.approvals must be 'runner' or 'framework', got ${quoteValue(value)}`);
 }

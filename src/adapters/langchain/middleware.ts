@@ -10,7 +10,7 @@ import { HookAbortError } from '../../index.js';
 import type { HookRunner, ToolArgs } from '../../index.js';
 import { ApprovalLedger } from '../approval-ledger.js';
 import type { CallLimits } from '../shared.js';
-import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { readApprovalsMode, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import type { CallApproval } from './approval.js';
 import { interruptApproval, isGraphInterrupt } from './approval.js';
 import { LANGGRAPH_SUSPENDS, runHookedCall, toToolMessage } from './call.js';
@@ -101,10 +101,7 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
   const name = raw.name ?? 'toolhooks';
   if (typeof name !== 'string' || name === '') throw new TypeError(`${where}: options.name must be a non-empty string, got ${typeName(name)}`);
   const limits: CallLimits = readLimits(raw, where);
-  const approvals = raw.approvals ?? 'runner';
-  if (approvals !== 'runner' && approvals !== 'framework') {
-    throw new TypeError(`${where}: options.approvals must be 'runner' or 'framework', got ${typeof approvals === 'string' ? JSON.stringify(approvals) : typeName(approvals)}`);
-  }
+  const approvals = readApprovalsMode(raw.approvals, where);
   const ledger = approvals === 'framework' ? new ApprovalLedger(where) : undefined;
   const state = 'state' in raw ? { value: raw.state as S } : undefined;
   const learned = new LearnedRedirectTargets();

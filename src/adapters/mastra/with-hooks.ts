@@ -3,7 +3,7 @@
  * decisions take effect inside `agent.generate()` / `agent.stream()` and every call gets its
  * `execute_tool` span.
  */
-import { quoteValue, typeName } from '../../internal/describe.js';
+import { typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
@@ -11,7 +11,7 @@ import type { RunnerCore } from '../../runner/core.js';
 import type { CallPlan, Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, mapToolRecord, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, readApprovalsMode, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { MastraApprovals } from './approvals.js';
 import { registerHookedTool } from './declined-calls.js';
 
@@ -131,9 +131,7 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
 }
 
 function readApprovals(value: unknown, where: string): MastraApprovals | undefined {
-  if (value === undefined || value === 'runner') return undefined;
-  if (value === 'framework') return new MastraApprovals(where);
-  throw new TypeError(`${where}: options.approvals must be 'runner' or 'framework', got ${quoteValue(value)}`);
+  return readApprovalsMode(value, where) === 'framework' ? new MastraApprovals(where) : undefined;
 }
 
 function runnableOf(name: string, tool: unknown, where: string): Runnable | undefined {

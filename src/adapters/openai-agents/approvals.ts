@@ -55,14 +55,6 @@ function approvalOf(runContext: unknown, toolName: string, callId: string): bool
   }
 }
 
-/** The `approvals` option: `'runner'` (default) or `'framework'`; anything else is a TypeError naming it. */
-export function readApprovalsMode(value: unknown, where: string): 'runner' | 'framework' {
-  if (value === undefined || value === 'runner') return 'runner';
-  if (value === 'framework') return 'framework';
-  const shown = typeof value === 'string' ? JSON.stringify(value) : typeName(value);
-  throw new TypeError(`${where}: options.approvals must be 'runner' or 'framework', got ${shown}`);
-}
-
 /** Builds the approvals of one `withHooks`. @internal */
 export function frameworkApprovals<S>(core: RunnerCore<S>, where: string): FrameworkApprovals {
   return new FrameworkApprovals(core as RunnerCore, where);

@@ -10,14 +10,14 @@ import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, readApprovalsMode, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
 import { alreadyResolved } from '../approval-ledger.js';
 import type { Invocation, Perform } from './held-calls.js';
 import type { FrameworkApprovals } from './approvals.js';
-import { frameworkApprovals, readApprovalsMode } from './approvals.js';
+import { frameworkApprovals } from './approvals.js';
 
 /**
  * Options of {@link withHooks}.

@@ -359,7 +359,7 @@ describe("Ask as a LangGraph interrupt (approvals: 'framework')", () => {
 
   it('a bad approvals value is a TypeError naming the option', () => {
     const runner = tracing.runner([]);
-    expect(() => toolhooksMiddleware(runner, { approvals: 'interrupt' as 'framework' })).toThrow(/toolhooksMiddleware: options\.approvals must be 'runner' or 'framework', got "interrupt"/);
+    expect(() => toolhooksMiddleware(runner, { approvals: 'interrupt' as 'framework' })).toThrow(/toolhooksMiddleware: options\.approvals must be 'runner' or 'framework', got the string "interrupt"/);
     expect(() => toolhooksMiddleware(runner, { approvals: true as unknown as 'framework' })).toThrow(TypeError);
   });
 });

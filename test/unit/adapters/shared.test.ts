@@ -1,7 +1,7 @@
 /** What every framework adapter checks and converts the same way: the runner, its options, values as text. */
 import { describe, expect, it, vi } from 'vitest';
 import { HookRunner } from '../../../src/index.js';
-import { isAsyncIterable, readLimits, redirectTargetsAmong, redirectTargetsSharing, requireOptionsObject, requireRunner, toText } from '../../../src/adapters/shared.js';
+import { isAsyncIterable, readApprovalsMode, readLimits, redirectTargetsAmong, redirectTargetsSharing, requireOptionsObject, requireRunner, toText } from '../../../src/adapters/shared.js';
 
 describe('requireRunner', () => {
   it('accepts a HookRunner and names runner in what it rejects', () => {
@@ -71,5 +71,15 @@ describe('redirectTargetsSharing', () => {
     expect(targets.redirectExecutor('fetch')).toBe(executor);
     expect(targets.redirectExecutor('rm')).toBeUndefined();
     expect(names).toHaveBeenCalledOnce();
+  });
+});
+
+describe('readApprovalsMode', () => {
+  it('defaults to the runner, accepts the framework, and names the option for anything else', () => {
+    expect(readApprovalsMode(undefined, 'withHooks')).toBe('runner');
+    expect(readApprovalsMode('runner', 'withHooks')).toBe('runner');
+    expect(readApprovalsMode('framework', 'withHooks')).toBe('framework');
+    expect(() => readApprovalsMode('Framework', 'withHooks')).toThrow(new TypeError(`withHooks: options.approvals must be 'runner' or 'framework', got the string "Framework"`));
+    expect(() => readApprovalsMode(true, 'withHooks')).toThrow(/options\.approvals must be 'runner' or 'framework', got true/);
   });
 });
