@@ -13,6 +13,7 @@ import type { ArgsCopy } from '../runner/read-only-args.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import type { ApprovalHandoff } from './handoff.js';
+import type { HeldBefore } from './before-ahead.js';
 
 /** What a call is about; one object, built by the flow or adapter that makes the call. */
 export interface CallSpec<S> {
@@ -41,6 +42,8 @@ export interface CallSpec<S> {
   readonly approver?: Approver | undefined;
   /** An adapter that hands approvals to its framework's own flow: the asking call, or the continuation. */
   readonly handoff?: ApprovalHandoff | undefined;
+  /** The call's before_tool phase, already run ahead of the call (runBeforeAhead): used instead of running it again. */
+  readonly before?: HeldBefore | undefined;
 }
 
 /** The phase request a call reuses for each of its phases (they run one after another). */
@@ -75,6 +78,8 @@ export class CallPhaseRequest implements PhaseRequest {
     this.skipCheck = spec.checkSkip;
     this.approver = spec.approver;
     this.handoff = spec.handoff;
+    const held = spec.before;
+    if (held !== undefined) Object.assign(this.tally, held.tally);
   }
 
   /**

@@ -19,6 +19,7 @@ import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
 import type { CallSpec } from './call-spec.js';
 import { CallPhaseRequest } from './call-spec.js';
+import type { HeldBefore } from './before-ahead.js';
 import type { ApprovalRecord } from '../runner/approval.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
@@ -83,6 +84,8 @@ export class ToolCall<S = unknown> {
   /** Whether #span is the framework's (adopted, ended by the framework) rather than the call's own. */
   readonly #adopted: boolean;
   #failure: { error: unknown } | undefined;
+  /** The before_tool phase run ahead of the call, until the call uses it. */
+  #held: HeldBefore | undefined;
 
   constructor(spec: CallSpec<S>) {
     const core = spec.core;
@@ -113,6 +116,7 @@ export class ToolCall<S = unknown> {
     this.#active = active;
     this.#parent = parent;
     this.#request = new CallPhaseRequest(spec as CallSpec<unknown>, recording);
+    this.#held = spec.before;
   }
 
   /**
@@ -151,8 +155,14 @@ export class ToolCall<S = unknown> {
     return context.with(trace.setSpan(this.#parent ?? context.active(), active), body, undefined, arg, this);
   }
 
-  /** Runs the before_tool phase for the requested tool. */
+  /** Runs the before_tool phase for the requested tool; a phase run ahead of the call (CallSpec.before) is used once instead. */
   before(args: ToolArgs, attempt = 1): HookDecision | Promise<HookDecision> {
+    const held = this.#held;
+    if (held !== undefined) {
+      this.#held = undefined;
+      if ('error' in held) throw held.error;
+      return held.decision;
+    }
     return this.#phase('before_tool', this.toolName, args, attempt);
   }
 
