@@ -7,14 +7,14 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import type { ModelMessage } from 'ai';
-import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { ToolLoopAgent, generateText, stepCountIs, streamText, toUIMessageStream, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { generateText as generateTextV6, stepCountIs as stepCountIsV6, tool as toolV6 } from 'ai-v6';
 import { MockLanguageModelV3 } from 'ai-v6/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
-import { HookRunner, ask, redirect } from '../../../src/index.js';
+import { HookRunner, abort, ask, redirect } from '../../../src/index.js';
 import { withHooks } from '../../../src/adapters/ai/index.js';
 import {
   ATTR_APPROVAL_ID,
@@ -173,6 +173,40 @@ describe.each([
   });
 });
 
+describe('the approval check of a call that does not ask', () => {
+  it.each([
+    ['without @ai-sdk/otel', undefined],
+    ['with @ai-sdk/otel', otel],
+  ] as const)('%s: its hooks run once, in the check; the call is recorded once, in execute, with their decision', async (_label, telemetry) => {
+    const audit = vi.fn(() => undefined);
+    const { hooked, weather } = setup([
+      { name: 'audit', tools: ['weather'], beforeTool: audit },
+      { name: 'city', tools: ['weather'], beforeTool: () => redirect({ newArgs: { city: 'Bergen' } }) },
+      { name: 'policy', tools: ['send_email'], beforeTool: () => abort('no mail today') },
+    ]);
+    const mock = mailModel();
+    const result = await generateText({ model: mock, ...hooked, stopWhen: stepCountIs(3), prompt: 'mail ops', ...(telemetry ? { telemetry: telemetry() } : {}) });
+    expect(result.text).toBe('done');
+    expect(audit).toHaveBeenCalledTimes(1);
+    expect(weather).toHaveBeenCalledWith({ city: 'Bergen' }, expect.anything());
+    // An Abort decided in the check fails the call in execute: the model reads it as the tool's error.
+    const sent = toolResultsSent(mock.doGenerateCalls[1]?.prompt as never);
+    expect(sent.call_mail?.type).toBe('error-text');
+    expect(String(sent.call_mail?.value)).toContain('no mail today');
+    expect(callSpans().map((span) => [span.name, span.attributes[ATTR_OUTCOME]])).toEqual(
+      expect.arrayContaining([
+        ['execute_tool send_email', 'aborted'],
+        ['execute_tool weather', 'completed'],
+      ]),
+    );
+    expect(callSpans()).toHaveLength(2);
+    expect(tracing.spansNamed(SPAN_BEFORE_TOOL)).toHaveLength(2);
+    // The phase ran before the call's span existed: it is the call's sibling, not its child.
+    const weatherCall = tracing.onlySpan('execute_tool weather');
+    expect(tracing.childNames(weatherCall)).toEqual([SPAN_EXECUTE]);
+  });
+});
+
 describe('the continuation, further cases', () => {
   it('resumes from messages serialised as JSON (a stored chat), in another ToolLoopAgent-free process state', async () => {
     const { hooked, send } = setup();
@@ -250,6 +284,35 @@ describe('streamText', () => {
     expect(more).toHaveLength(0);
     expect(call?.attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_ID]: requestPart?.approvalId });
     expect(call?.links.map((link) => link.context.spanId)).toEqual([asking.spanContext().spanId]);
+  });
+});
+
+describe('ToolLoopAgent and the UI stream', () => {
+  it('an agent built with the hooked pieces asks, and its UI message stream carries the request', async () => {
+    const { hooked, send } = setup();
+    const steps = [callsTools({ id: 'call_mail', tool: 'send_email', input: { to: 'ops@example.com' } }), answers('done')];
+    let step = 0;
+    const mock = new MockLanguageModelV4({
+      doGenerate: async () => steps[Math.min(step++, steps.length - 1)] as never,
+      doStream: async () => streams(steps[Math.min(step++, steps.length - 1)]!) as never,
+    });
+    const agent = new ToolLoopAgent({ model: mock, ...hooked, stopWhen: stepCountIs(3) });
+    const streamed = await agent.stream({ prompt: 'mail ops' });
+    const chunks: { type: string; approvalId?: string; toolCallId?: string }[] = [];
+    for await (const chunk of toUIMessageStream({ stream: streamed.fullStream, tools: hooked.tools })) chunks.push(chunk as { type: string });
+    const request = chunks.find((chunk) => chunk.type === 'tool-approval-request');
+    expect(request).toMatchObject({ approvalId: expect.any(String), toolCallId: 'call_mail' });
+    expect(send).not.toHaveBeenCalled();
+
+    const messages = [
+      { role: 'user', content: 'mail ops' },
+      ...(await streamed.response).messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request?.approvalId, approved: true }] },
+    ] as ModelMessage[];
+    const second = await agent.generate({ messages });
+    expect(second.text).toBe('done');
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(tracing.spansNamed('execute_tool send_email').map((span) => span.attributes[ATTR_OUTCOME])).toEqual(['pending', 'completed']);
   });
 });
 
