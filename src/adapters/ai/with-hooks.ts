@@ -130,6 +130,20 @@ interface ApprovalParts {
  * the tool receives `args.input` again, so a Redirect changes it with `newArgs: { input: … }`.
  * An `async function*` execute still streams: its yielded values pass through as preliminary results.
  *
+ * With `approvals: 'framework'` a hook's Ask goes through the SDK's own approval flow, and the result
+ * is {@link HookedTools} (`{ tools, toolApproval, onStart }`): the app receives the SDK's
+ * `tool-approval-request`, answers with a `tool-approval-response`, and the approved call runs in the
+ * next `generateText` / `streamText` (docs/adapters.md, "Approvals through the SDK's own flow").
+ *
+ * @example
+ * ```ts
+ * const hooked = withHooks({ send_email }, runner, { approvals: 'framework' });
+ * const first = await generateText({ model, ...hooked, messages });
+ * const request = first.content.find((part) => part.type === 'tool-approval-request');
+ * messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] });
+ * await generateText({ model, ...hooked, messages }); // sends the mail
+ * ```
+ *
  * @example
  * ```ts
  * import { generateText, stepCountIs } from 'ai';
