@@ -279,9 +279,10 @@ async function runCall<S>(
     (target: Runnable): Executor =>
     (callArgs) =>
       settle(target.execute.call(target.tool, wrapped ? callArgs.input : callArgs, sdkOptions), sink);
-  const { toolCallId, abortSignal, messages } = readSdkOptions(sdkOptions);
+  const { toolCallId, abortSignal } = readSdkOptions(sdkOptions);
   const runnables = settings.runnables;
-  const parts = settings.approvals === undefined ? undefined : approvalParts(settings.approvals, toolCallId, messages);
+  const approvals = settings.approvals;
+  const parts = approvals === undefined ? undefined : approvalParts(approvals, toolCallId, (sdkOptions as { messages?: unknown } | undefined)?.messages);
   try {
     return await runToolCall<S>({
       ...parts,
@@ -331,12 +332,11 @@ function approvalParts(approvals: FrameworkApprovals, toolCallId: string | undef
   return { handoff: { id: prepared.approvalId, answer: { response: { approved: true }, askedIn: prepared.askedIn } } };
 }
 
-function readSdkOptions(sdkOptions: unknown): { toolCallId?: string; abortSignal?: AbortSignal; messages?: unknown } {
+function readSdkOptions(sdkOptions: unknown): { toolCallId?: string; abortSignal?: AbortSignal } {
   if (sdkOptions === null || typeof sdkOptions !== 'object') return {};
-  const { toolCallId, abortSignal, messages } = sdkOptions as { toolCallId?: unknown; abortSignal?: unknown; messages?: unknown };
+  const { toolCallId, abortSignal } = sdkOptions as { toolCallId?: unknown; abortSignal?: unknown };
   return {
     ...(typeof toolCallId === 'string' ? { toolCallId } : {}),
     ...(abortSignal instanceof AbortSignal ? { abortSignal } : {}),
-    messages,
   };
 }
