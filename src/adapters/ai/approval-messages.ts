@@ -59,6 +59,8 @@ function answersIn(messages: unknown): ApprovalAnswerPart[] {
   const last: unknown = messages[messages.length - 1];
   if (!isMessage(last) || last.role !== 'tool' || !Array.isArray(last.content)) return [];
   const lastParts = (last.content as unknown[]).filter(isPart);
+  // Most tool messages answer no approval: the conversation is read only when this one does.
+  if (!lastParts.some((part) => part.type === 'tool-approval-response')) return [];
   const answered = new Set<unknown>();
   for (const part of lastParts) if (part.type === 'tool-result') answered.add(part.toolCallId);
   const requests = new Map<string, string>();

@@ -154,7 +154,7 @@ export class FrameworkApprovals {
     }
     const askedIn = await this.#recordPending(call, before);
     this.#ledger.asked({ ...pending, id: call.toolCallId, spanContext: askedIn ?? pending.spanContext });
-    return { status: pending.reason === '' ? 'user-approval' : { type: 'user-approval', reason: pending.reason }, continuation: false };
+    return { status: { type: 'user-approval', reason: pending.reason }, continuation: false };
   }
 
   /**

@@ -48,13 +48,25 @@ export interface WithHooksOptions<S = unknown> {
   /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
   maxReexecutions?: number;
   /**
-   * Who answers a hook's Ask. `'runner'` (the default): the runner's `approver`, inside the call.
-   * `'framework'`: the AI SDK's own approval flow — `withHooks` then returns {@link HookedTools}
-   * (`{ tools, toolApproval, onStart }`, pass all three to `generateText` / `streamText` /
-   * `ToolLoopAgent`); the app gets the SDK's `tool-approval-request`, answers with a
-   * `tool-approval-response`, and the approved call runs in the next `generateText` / `streamText`.
+   * Who answers a hook's Ask: `'runner'` (the default), the runner's `approver`, inside the call. For
+   * the AI SDK's own approval flow, `'framework'` ({@link FrameworkApprovalOptions}).
    */
-  approvals?: 'runner' | 'framework';
+  approvals?: 'runner';
+}
+
+/**
+ * Options of {@link withHooks} that hand a hook's Ask to the AI SDK's own approval flow: `withHooks`
+ * then returns {@link HookedTools} (`{ tools, toolApproval, onStart }`, pass all three to
+ * `generateText` / `streamText` / `ToolLoopAgent`); the app gets the SDK's `tool-approval-request`,
+ * answers with a `tool-approval-response`, and the approved call runs in the next call.
+ *
+ * @example
+ * ```ts
+ * const { tools, toolApproval, onStart } = withHooks(mailTools, runner, { approvals: 'framework', state: { userId } });
+ * ```
+ */
+export interface FrameworkApprovalOptions<S = unknown> extends Omit<WithHooksOptions<S>, 'approvals'> {
+  approvals: 'framework';
 }
 
 /**
@@ -154,9 +166,9 @@ interface ApprovalParts {
  * const result = await generateText({ model, tools: withHooks({ weather, search }, runner), stopWhen: stepCountIs(5), prompt });
  * ```
  */
-export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options: WithHooksOptions<S> & { approvals: 'framework' }): HookedTools<T>;
-export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S> & { approvals?: 'runner' }): T;
-export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T | HookedTools<T> {
+export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options: FrameworkApprovalOptions<S>): HookedTools<T>;
+export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T;
+export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S> | FrameworkApprovalOptions<S>): T | HookedTools<T> {
   const where = 'withHooks';
   if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
     throw new TypeError(`${where}: tools must be an AI SDK tool set (an object of tools by name), got ${typeName(tools)}`);
