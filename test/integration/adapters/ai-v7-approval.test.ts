@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
 import { HookRunner, abort, ask, redirect } from '../../../src/index.js';
-import { withHooks } from '../../../src/adapters/ai/index.js';
+import { recordInvalidToolCalls, withHooks } from '../../../src/adapters/ai/index.js';
 import {
   ATTR_APPROVAL_ID,
   ATTR_APPROVAL_OUTCOME,
@@ -284,6 +284,47 @@ describe('streamText', () => {
     expect(more).toHaveLength(0);
     expect(call?.attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_APPROVAL_OUTCOME]: 'approved', [ATTR_APPROVAL_ID]: requestPart?.approvalId });
     expect(call?.links.map((link) => link.context.spanId)).toEqual([asking.spanContext().spanId]);
+  });
+});
+
+describe('streamText and the other paths', () => {
+  it('streamText: a denial is recorded from onStart and reaches the model as execution-denied', async () => {
+    const { hooked, send } = setup();
+    const steps = [callsTools({ id: 'call_mail', tool: 'send_email', input: { to: 'ops@example.com' } }), answers('not sent')];
+    let step = 0;
+    const mock = new MockLanguageModelV4({ doStream: async () => streams(steps[Math.min(step++, steps.length - 1)]!) as never });
+    const first = streamText({ model: mock, ...hooked, stopWhen: stepCountIs(3), prompt: 'mail ops' });
+    const content = await first.content;
+    tracing.reset();
+    const second = streamText({ model: mock, ...hooked, stopWhen: stepCountIs(3), messages: answered({ response: await first.response }, approvalRequest({ content }).approvalId, false) });
+    expect(await second.text).toBe('not sent');
+    expect(send).not.toHaveBeenCalled();
+    expect(tracing.onlySpan('execute_tool send_email').attributes[ATTR_OUTCOME]).toBe('denied');
+  });
+
+  it('ai 7 with the tools alone (their needsApproval, no toolApproval): asks, runs once, and a replay is the tool’s error', async () => {
+    const { hooked, send } = setup();
+    const mock = mailModel();
+    const first = await generateText({ model: mock, tools: hooked.tools, stopWhen: stepCountIs(3), prompt: 'mail ops' });
+    const messages = answered(first, approvalRequest(first).approvalId, true);
+    await generateText({ model: mock, tools: hooked.tools, stopWhen: stepCountIs(3), messages });
+    expect(send).toHaveBeenCalledTimes(1);
+    await generateText({ model: mock, tools: hooked.tools, stopWhen: stepCountIs(3), messages });
+    expect(send).toHaveBeenCalledTimes(1);
+    const sent = toolResultsSent(mock.doGenerateCalls[2]?.prompt as never).call_mail;
+    expect(sent?.type).toBe('error-text');
+    expect(String(sent?.value)).toContain('was already resolved');
+  });
+
+  it('a malformed call never reaches the approval check: recordInvalidToolCalls records it as failed, without its input', async () => {
+    const { hooked, gate } = setup();
+    const mock = new MockLanguageModelV4({ doGenerate: [callsTools({ id: 'bad', tool: 'send_email', input: { to: 4242 } }), answers('ok')] as never });
+    const runner = new HookRunner({ hooks: [], tracer: tracing.tracer });
+    await generateText({ model: mock, ...hooked, experimental_repairToolCall: recordInvalidToolCalls(runner), stopWhen: stepCountIs(2), prompt: 'mail' });
+    expect(gate).not.toHaveBeenCalled();
+    const span = tracing.onlySpan('execute_tool send_email');
+    expect(span.attributes[ATTR_OUTCOME]).toBe('failed');
+    expect(JSON.stringify([span.attributes, span.events, span.status])).not.toContain('4242');
   });
 });
 
