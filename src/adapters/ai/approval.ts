@@ -58,7 +58,7 @@ export interface ToolApprovalOptions {
   readonly messages?: readonly unknown[];
 }
 
-/** One hooked call as the approval flow runs it: its spec parts beyond the SDK's input, and the run. */
+/** One call the approval flow handles: the tool's key in the set, the model's input and the SDK's call id. */
 export interface ApprovalCall {
   readonly toolName: string;
   readonly input: unknown;
