@@ -91,12 +91,17 @@ export interface CheckResult {
 
 /** How many prepared calls wait for their `execute` at most (a step the SDK never executes leaves some behind). */
 const PREPARED_CAPACITY = 1_000;
+/** How many asking spans are remembered for a continuation's link (as many as the ledger remembers ids). */
+const ASKING_CAPACITY = 10_000;
 
 /** The approval flow of one hooked tool set. */
 export class FrameworkApprovals {
   readonly #runner: CallRunner;
+  /** Resolutions, by the SDK's approvalId (unique, unlike a provider's tool call ids across conversations). */
   readonly #ledger: ApprovalLedger;
   readonly #prepared = new Map<string, Prepared>();
+  /** The asking span of each call that asked, by tool call id: the SDK has no approvalId yet when it asks. */
+  readonly #asking = new Map<string, SpanContext | undefined>();
 
   constructor(runner: CallRunner, where: string) {
     this.#runner = runner;
@@ -120,8 +125,7 @@ export class FrameworkApprovals {
   readonly onStart = async (event: { readonly messages?: readonly unknown[] } | undefined): Promise<void> => {
     for (const denied of deniedCalls(event?.messages)) {
       if (this.#runner.hooked(denied.toolName) === undefined) continue;
-      // Keyed by the call: the approval id is made by the SDK only after the asking call was recorded.
-      const resolved = this.#ledger.resolve(denied.toolCallId);
+      const resolved = this.#resolve(denied.toolCallId, denied.approvalId);
       if (resolved === undefined) continue;
       const response: ApprovalResponse = denied.reason === undefined ? { approved: false } : { approved: false, reason: denied.reason };
       await this.#runner.record(denied, { handoff: { id: denied.approvalId, answer: { response, askedIn: resolved.askedIn } } });
@@ -137,7 +141,7 @@ export class FrameworkApprovals {
     if (answer !== undefined) {
       // The continuation: the SDK checks an approved call again before it runs it.
       if (!answer.approved) return { status: 'not-applicable', continuation: true };
-      const resolved = this.#ledger.resolve(call.toolCallId);
+      const resolved = this.#resolve(call.toolCallId, answer.approvalId);
       if (resolved === undefined) {
         this.#prepare(call.toolCallId, { kind: 'replayed', approvalId: answer.approvalId });
         return { status: 'not-applicable', continuation: true, replayed: answer.approvalId };
@@ -153,7 +157,7 @@ export class FrameworkApprovals {
       return { status: 'not-applicable', continuation: false };
     }
     const askedIn = await this.#recordPending(call, before);
-    this.#ledger.asked({ ...pending, id: call.toolCallId, spanContext: askedIn ?? pending.spanContext });
+    remember(this.#asking, call.toolCallId, askedIn ?? pending.spanContext, ASKING_CAPACITY);
     return { status: { type: 'user-approval', reason: pending.reason }, continuation: false };
   }
 
@@ -171,7 +175,7 @@ export class FrameworkApprovals {
     }
     const answer = answerFor(messages, toolCallId);
     if (answer === undefined || !answer.approved) return undefined;
-    const resolved = this.#ledger.resolve(toolCallId);
+    const resolved = this.#resolve(toolCallId, answer.approvalId);
     return resolved === undefined ? { kind: 'replayed', approvalId: answer.approvalId } : { kind: 'approved', approvalId: answer.approvalId, askedIn: resolved.askedIn };
   }
 
@@ -189,13 +193,28 @@ export class FrameworkApprovals {
   }
 
   #prepare(toolCallId: string, prepared: Prepared): void {
-    const map = this.#prepared;
-    map.delete(toolCallId);
-    map.set(toolCallId, prepared);
-    if (map.size > PREPARED_CAPACITY) {
-      const oldest = map.keys().next();
-      if (oldest.done !== true) map.delete(oldest.value);
-    }
+    remember(this.#prepared, toolCallId, prepared, PREPARED_CAPACITY);
+  }
+
+  /**
+   * Resolves an approval once: the span that asked for the call (when this process asked), or
+   * undefined when the approval was already resolved here (the ledger has warned, naming it).
+   */
+  #resolve(toolCallId: string, approvalId: string): { readonly askedIn: SpanContext | undefined } | undefined {
+    if (this.#ledger.resolve(approvalId) === undefined) return undefined;
+    const askedIn = this.#asking.get(toolCallId);
+    this.#asking.delete(toolCallId);
+    return { askedIn };
+  }
+}
+
+/** Sets `key` as the newest entry of a bounded map, dropping the oldest past `capacity`. */
+function remember<V>(map: Map<string, V>, key: string, value: V, capacity: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > capacity) {
+    const oldest = map.keys().next();
+    if (oldest.done !== true) map.delete(oldest.value);
   }
 }
 

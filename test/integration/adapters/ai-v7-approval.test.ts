@@ -231,6 +231,18 @@ describe('the continuation, further cases', () => {
     expect(tracing.onlySpan('execute_tool send_email').links).toEqual([]);
   });
 
+  it('two conversations whose model reuses a tool call id are resolved apart (by the SDK’s approvalId)', async () => {
+    const { hooked, send } = setup();
+    const elsewhere = setup(); // the second conversation asked on another instance
+    for (const [to, asker] of [['ops@example.com', hooked], ['dev@example.com', elsewhere.hooked]] as const) {
+      const mock = new MockLanguageModelV4({ doGenerate: [callsTools({ id: 'call_0', tool: 'send_email', input: { to } }), answers('done')] as never });
+      const first = await generateText({ model: mock, ...asker, stopWhen: stepCountIs(3), prompt: 'mail' });
+      await generateText({ model: mock, ...hooked, stopWhen: stepCountIs(3), messages: answered(first, approvalRequest(first).approvalId, true) });
+    }
+    expect(send.mock.calls.map(([input]) => input)).toEqual([{ to: 'ops@example.com' }, { to: 'dev@example.com' }]);
+    expect(warnings).toEqual([]);
+  });
+
   it('approver edits cannot come from the SDK’s response: extra fields are ignored, the hooks’ own Redirect applies', async () => {
     const { hooked, send } = setup([{ name: 'bcc', tools: ['send_email'], beforeTool: () => redirect({ newArgs: { to: 'audit@example.com' } }) }]);
     const mock = mailModel();
