@@ -75,6 +75,8 @@ const agentsTools = [agentsTool({ name: 'echo', description: 'echo', parameters:
 const agentsRunner = new Runner({ tracingDisabled: true });
 const plainAgent = new Agent({ name: 'a', instructions: 'i', model: new ScriptedModel(), tools: agentsTools });
 const hookedAgent = new Agent({ name: 'a', instructions: 'i', model: new ScriptedModel(), tools: withAgentsHooks(agentsTools, runner) });
+// approvals: 'framework' without an Ask: the before_tool phase runs in needsApproval, held for invoke.
+const frameworkAgent = new Agent({ name: 'a', instructions: 'i', model: new ScriptedModel(), tools: withAgentsHooks(agentsTools, runner, { approvals: 'framework' }) });
 
 // --- Mastra ---------------------------------------------------------------------------------------
 const mastraTools = { echo: createTool({ id: 'echo', description: 'echo', inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => n }) };
@@ -109,6 +111,7 @@ const scenarios: Scenario[] = [
   { id: 'ai7.otel+toolhooks', run: runAi(aiHooked, true), baseline: 'ai7.otel' },
   { id: 'openai-agents.plain', run: () => agentsRunner.run(plainAgent, 'go') },
   { id: 'openai-agents.toolhooks', run: () => agentsRunner.run(hookedAgent, 'go'), baseline: 'openai-agents.plain' },
+  { id: 'openai-agents.framework', run: () => agentsRunner.run(frameworkAgent, 'go'), baseline: 'openai-agents.toolhooks' },
   { id: 'mastra.plain', run: () => plainMastra.generate('go', { maxSteps: 2 }) },
   { id: 'mastra.toolhooks', run: () => hookedMastra.generate('go', { maxSteps: 2 }), baseline: 'mastra.plain' },
   { id: 'mcp2.plain', run: mcpCalls(client) },

@@ -142,7 +142,8 @@ export class ToolCall<S = unknown> {
     if (spec.toolDescription !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = spec.toolDescription;
     if (this.#agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.#agentName;
     if (this.#arguments !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.#arguments;
-    if (spec.handoff?.id !== undefined) attributes[ATTR_APPROVAL_ID] = spec.handoff.id;
+    // A continuation carries its approval's id from the start; a call that may ask gets it only if it asks.
+    if (spec.handoff?.id !== undefined && spec.handoff.answer !== undefined) attributes[ATTR_APPROVAL_ID] = spec.handoff.id;
     if (spec.attributes !== undefined) Object.assign(attributes, spec.attributes);
     return attributes;
   }

@@ -3,15 +3,18 @@
  * through executeTool from PreToolUse to PostToolUse / PostToolUseFailure.
  */
 import { typeName } from '../../internal/describe.js';
-import { isPlainObject } from '../../decisions.js';
-import { HookAbortError } from '../../index.js';
-import type { Executor, HookRunner, ToolArgs } from '../../index.js';
-import { runToolCall } from '../../flows/execute-tool.js';
-import { runnerCore } from '../../runner/core.js';
+import type { HookRunner } from '../../index.js';
 import { optionalCount, duration } from '../../internal/validate.js';
-import { redirectTargets, requireOptionsObject, requireRunner, toText } from '../shared.js';
+import { requireOptionsObject, requireRunner } from '../shared.js';
+import type { DeferredApprovals } from './approvals.js';
+import { readApprovals } from './approvals.js';
+import { AskedCalls } from './asked.js';
+import type { Settings } from './call.js';
+import { idOf } from './call.js';
 import { PendingCalls } from './pending.js';
-import type { ClaudeAgentHooks, ClaudeHookCallback, ClaudeHookInput, ClaudeHookOutput } from './types.js';
+import { afterFailure, afterTool, batchEnded } from './post-tool-use.js';
+import { beforeTool } from './pre-tool-use.js';
+import type { ClaudeAgentHooks, ClaudeHookCallback } from './types.js';
 
 /**
  * Options of {@link claudeAgentHooks}.
@@ -34,13 +37,16 @@ export interface ClaudeAgentHooksOptions<S = unknown> {
    * (`ClaudeToolError`, failure `timeout`). Default 1_800_000 (30 min); 0 = wait for the session's end.
    */
   maxToolDurationMs?: number;
-}
-
-interface Settings<S> {
-  readonly runner: HookRunner<S>;
-  readonly state: { readonly value: S } | undefined;
-  readonly tools: readonly string[];
-  readonly pending: PendingCalls;
+  /**
+   * Where a before_tool Ask goes (docs/adapters.md, "Claude Agent SDK"):
+   * - `'runner'` (default): the runner's `approver` decides inside PreToolUse, as every adapter does;
+   * - `'ask'`: PreToolUse answers `permissionDecision: 'ask'` with the Ask's reason, so the SDK's own
+   *   permission flow asks (your `canUseTool`, a `PermissionRequest` hook, the permission prompt tool;
+   *   denied where nobody can be asked); the call is continued when the SDK reports the outcome;
+   * - a {@link DeferredApprovals}: PreToolUse answers `'defer'`, the query stops with
+   *   `deferred_tool_use`, and the resumed query runs the call with the answer the app gave.
+   */
+  approvals?: 'runner' | 'ask' | DeferredApprovals;
 }
 
 /**
@@ -53,8 +59,12 @@ interface Settings<S> {
  *   stops (`continue: false`); Redirect `newTool`: denied with a reason naming the tool to use.
  * - PostToolUse runs after_tool (an Abort stops the agent); PostToolUseFailure runs on_error: a Skip
  *   adds the stub as context for the model, an Abort stops the agent.
+ * - An after_tool Replace is PostToolUse's `updatedToolOutput`: the output the model reads.
  * - The SDK cannot re-run a tool from a hook: after_tool and on_error Redirects are recorded and
  *   have no effect.
+ * - An Ask goes to the runner's approver, or (`options.approvals`) to the SDK's permission prompt
+ *   (`'ask'`) or the app (`defer`, a {@link DeferredApprovals}); the asking call ends as `pending`
+ *   with `toolhooks.approval.id` = `tool_use_id`, and its continuation records the outcome.
  *
  * Hooks see `tool_input` as args (`{ input: value }` when it is not an object), the SDK's tool name
  * (`Bash`, `mcp__<server>__<tool>`…) and `tool_use_id` as `ctx.callId` / `gen_ai.tool.call.id`.
@@ -68,11 +78,18 @@ interface Settings<S> {
  * const runner = new HookRunner([{ name: 'no-rm', tools: ['Bash'], beforeTool: (tool, args) => (String(args.command).includes('rm -rf') ? abort('destructive command') : undefined) }]);
  * for await (const message of query({ prompt: 'Tidy the repo', options: { hooks: claudeAgentHooks(runner) } })) console.log(message.type);
  * ```
+ *
+ * @example
+ * ```ts
+ * // An Ask goes to the SDK's own permission prompt: your canUseTool gets the Ask's reason.
+ * const gated = new HookRunner([{ name: 'shell-gate', tools: ['Bash'], beforeTool: () => ask('shell commands need a yes') }]);
+ * const options = { hooks: claudeAgentHooks(gated, { approvals: 'ask' }), canUseTool: async (tool, input, { decisionReason }) => ((await confirm(decisionReason)) ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: 'no' }) };
+ * ```
  */
 export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: ClaudeAgentHooksOptions<S>): ClaudeAgentHooks {
   const where = 'claudeAgentHooks';
   requireRunner(runner, where);
-  const raw = requireOptionsObject(options, where, ['state', 'tools', 'maxToolDurationMs']);
+  const raw = requireOptionsObject(options, where, ['state', 'tools', 'maxToolDurationMs', 'approvals']);
   const tools = raw.tools ?? [];
   if (!Array.isArray(tools) || !tools.every((name) => typeof name === 'string' && name !== '')) {
     throw new TypeError(`${where}: options.tools must be an array of tool names, got ${typeName(tools)}`);
@@ -83,12 +100,15 @@ export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: C
     state: 'state' in raw ? { value: raw.state as S } : undefined,
     tools: [...(tools as string[])],
     pending: new PendingCalls(maxMs),
+    approvals: readApprovals(raw.approvals, where),
+    asked: new AskedCalls(),
+    misshapen: new Set(),
   };
-  const { pending } = settings;
+  const { pending, asked } = settings;
   const preToolUse: ClaudeHookCallback = (input, toolUseID) => beforeTool(input, toolUseID, settings);
-  const postToolUse: ClaudeHookCallback = (input, toolUseID) => settle(pending.succeed(idOf(input, toolUseID) ?? '', input.tool_response), false);
-  const postToolUseFailure: ClaudeHookCallback = (input, toolUseID) =>
-    settle(pending.fail(idOf(input, toolUseID) ?? '', input.is_interrupt === true ? 'interrupted' : 'failed', input.error ?? 'the tool failed'), true);
+  const postToolUse: ClaudeHookCallback = (input, toolUseID) => afterTool(input, toolUseID, settings);
+  const postToolUseFailure: ClaudeHookCallback = (input, toolUseID) => afterFailure(input, toolUseID, settings);
+  const postToolBatch: ClaudeHookCallback = (input) => batchEnded(input, settings);
   const permissionDenied: ClaudeHookCallback = async (input, toolUseID) => {
     const failure = pending.fail(idOf(input, toolUseID) ?? '', 'permission_denied', `permission denied: ${input.reason ?? ''}`);
     await failure?.catch(() => undefined);
@@ -96,97 +116,17 @@ export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: C
   };
   const sessionEnd: ClaudeHookCallback = async (input) => {
     pending.endSession(input.session_id);
+    asked.endSession(input.session_id);
     return {};
   };
   return {
     PreToolUse: [{ hooks: [preToolUse] }],
     PostToolUse: [{ hooks: [postToolUse] }],
     PostToolUseFailure: [{ hooks: [postToolUseFailure] }],
+    PostToolBatch: [{ hooks: [postToolBatch] }],
     PermissionDenied: [{ hooks: [permissionDenied] }],
     SessionEnd: [{ hooks: [sessionEnd] }],
   };
-}
-
-function idOf(input: ClaudeHookInput, toolUseID: string | undefined): string | undefined {
-  const id = (input as { tool_use_id?: unknown }).tool_use_id ?? toolUseID;
-  return typeof id === 'string' && id !== '' ? id : undefined;
-}
-
-/** What PreToolUse answers, once the before_tool phase has decided. */
-function beforeTool<S>(input: ClaudeHookInput, toolUseID: string | undefined, settings: Settings<S>): Promise<ClaudeHookOutput> {
-  const toolName = typeof input.tool_name === 'string' && input.tool_name !== '' ? input.tool_name : 'unknown';
-  const id = idOf(input, toolUseID);
-  const wrapped = !isPlainObject(input.tool_input);
-  const args: ToolArgs = wrapped ? { input: input.tool_input } : (input.tool_input as ToolArgs);
-  return new Promise<ClaudeHookOutput>((answer) => {
-    // The executor may run before executeTool returns (synchronous before phase): read it lazily.
-    const running: { done?: Promise<unknown> } = {};
-    const execute: Executor = (callArgs, ctx) => {
-      if (ctx.toolName !== toolName) {
-        const reason = `Do not use ${toolName} for this; use the tool ${ctx.toolName} instead${callArgs === args ? '' : ` with input ${toText(wrapped ? callArgs.input : callArgs)}`}.`;
-        answer(deny(reason));
-        return reason;
-      }
-      if (id === undefined) {
-        answer({});
-        throw new TypeError(`${toolName}: the PreToolUse input has no tool_use_id, so its PostToolUse cannot be matched; recorded as failed`);
-      }
-      // Continue passes the SDK's input object through untouched; a Redirect made a new one.
-      answer(callArgs === args ? {} : updatedInput(wrapped ? callArgs.input : callArgs));
-      return settings.pending.wait(id, toolName, input.session_id, () => running.done);
-    };
-    running.done = callTool(settings, toolName, args, id, execute);
-    running.done.then(
-      // Settled before the tool ran: a before_tool Skip (an answer already given is kept).
-      (stub) => answer(deny(toText(stub))),
-      (error: unknown) => answer(error instanceof HookAbortError ? stop(error, deny(error.reason)) : {}),
-    );
-  });
-}
-
-/**
- * Runs a call through the tool-call path executeTool takes; the only place this adapter does. The SDK runs each
- * tool once: retries and re-executions are off, so their Redirects are recorded and ignored.
- */
-function callTool<S>(settings: Settings<S>, toolName: string, args: ToolArgs, id: string | undefined, execute: Executor): Promise<unknown> {
-  return runToolCall<S>({
-    core: runnerCore<S>(settings.runner, 'claudeAgentHooks'),
-    toolName,
-    args,
-    execute,
-    ...redirectTargets(toolName, () => settings.tools, execute),
-    state: settings.state?.value as S,
-    callId: id,
-    maxRetries: 0,
-    maxReexecutions: 0,
-  });
-}
-
-/**
- * What a Post hook answers once the call's last phase has run: an Abort stops the agent; after a
- * failure, a result means an onError Skip recovered it, and its stub reaches the model as context.
- */
-async function settle(done: Promise<unknown> | undefined, failed: boolean): Promise<ClaudeHookOutput> {
-  if (done === undefined) return {}; // a call this adapter did not see start: nothing to record
-  try {
-    const result = await done;
-    return failed ? { hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: toText(result) } } : {};
-  } catch (error) {
-    return error instanceof HookAbortError ? stop(error, {}) : {};
-  }
-}
-
-function deny(reason: string): ClaudeHookOutput {
-  return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
-}
-
-function updatedInput(input: unknown): ClaudeHookOutput {
-  const value = isPlainObject(input) ? input : { input };
-  return { hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: value } };
-}
-
-function stop(error: HookAbortError, output: ClaudeHookOutput): ClaudeHookOutput {
-  return { ...output, continue: false, stopReason: error.reason };
 }
 
 const maxToolDuration = duration(0);

@@ -15,6 +15,8 @@ export interface ClaudeHookInput {
   readonly error?: string;
   readonly is_interrupt?: boolean;
   readonly reason?: string;
+  /** PostToolBatch: every call of the batch, with the text or output the model got for it. */
+  readonly tool_calls?: readonly { readonly tool_use_id?: string; readonly tool_name?: string; readonly tool_response?: unknown }[];
 }
 
 /** What a hook callback of this adapter answers (a subset of the SDK's `SyncHookJSONOutput`). */
@@ -24,10 +26,11 @@ export interface ClaudeHookOutput {
   hookSpecificOutput?:
     | {
         hookEventName: 'PreToolUse';
-        permissionDecision?: 'deny';
+        permissionDecision?: 'allow' | 'deny' | 'ask' | 'defer';
         permissionDecisionReason?: string;
         updatedInput?: Record<string, unknown>;
       }
+    | { hookEventName: 'PostToolUse'; updatedToolOutput: unknown }
     | { hookEventName: 'PostToolUseFailure'; additionalContext?: string };
 }
 
@@ -35,7 +38,7 @@ export interface ClaudeHookOutput {
 export type ClaudeHookCallback = (input: ClaudeHookInput, toolUseID: string | undefined, options: { signal: AbortSignal }) => Promise<ClaudeHookOutput>;
 
 /** The events this adapter registers, each with one matcher for all tools. */
-export type ClaudeHookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure' | 'PermissionDenied' | 'SessionEnd';
+export type ClaudeHookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure' | 'PostToolBatch' | 'PermissionDenied' | 'SessionEnd';
 
 /** The `hooks` option of the SDK's `query()`. */
 export type ClaudeAgentHooks = Record<ClaudeHookEvent, { hooks: ClaudeHookCallback[] }[]>;

@@ -16,4 +16,6 @@
  * @packageDocumentation
  */
 export { withHooks } from './with-hooks.js';
-export type { WithHooksOptions } from './with-hooks.js';
+export type { ApprovalsMode, WithHooksOptions } from './with-hooks.js';
+export { approvalRejections } from './approvals.js';
+export type { ApprovalRejectionsOptions, ToolErrorFormatter, ToolErrorFormatterArgs } from './approvals.js';

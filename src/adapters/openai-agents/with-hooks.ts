@@ -13,6 +13,11 @@ import type { CallLimits } from '../shared.js';
 import { copyWith, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
+import type { ApprovalHandoff } from '../../flows/handoff.js';
+import { alreadyResolved } from '../approval-ledger.js';
+import type { Invocation, Perform } from './held-calls.js';
+import type { FrameworkApprovals } from './approvals.js';
+import { frameworkApprovals, readApprovalsMode } from './approvals.js';
 
 /**
  * Options of {@link withHooks}.
@@ -29,18 +34,44 @@ export interface WithHooksOptions<S = unknown> {
   maxRetries?: number;
   /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
   maxReexecutions?: number;
+  /**
+   * Where an Ask is answered. `'runner'` (default): the runner's `approver` decides inside the call.
+   * `'framework'`: the SDK's own approvals — each tool's `needsApproval` runs the before_tool phase
+   * and answers true for an Ask, so the run returns with `interruptions`; the app answers with
+   * `state.approve(item)` / `state.reject(item)` and resumes with `run(agent, state)` (also from a
+   * state saved with `RunState.toString()`). Pass {@link approvalRejections} as the Runner's
+   * `toolErrorFormatter` to record rejected calls as `denied`.
+   *
+   * @example
+   * ```ts
+   * const tools = withHooks([sendEmail], runner, { approvals: 'framework' });
+   * ```
+   */
+  approvals?: ApprovalsMode;
 }
+
+/**
+ * Where an Ask is answered: the runner's `approver` inside the call, or the SDK's interruptions.
+ *
+ * @example
+ * ```ts
+ * const mode: ApprovalsMode = process.env.HITL === '1' ? 'framework' : 'runner';
+ * ```
+ */
+export type ApprovalsMode = 'runner' | 'framework';
 
 /** The versions whose function tools this adapter knows (their shape is checked when wrapping). */
 export const SUPPORTED_AGENTS_RANGE = '@openai/agents >=0.20.0 <0.21';
 
 type Invoke = (runContext: unknown, input: string, details?: unknown) => Promise<unknown>;
+type NeedsApproval = (runContext: unknown, input: unknown, callId?: string) => Promise<boolean>;
 
 /** A function tool of the array, with the object it belongs to. */
 interface FunctionToolParts {
   readonly tool: object;
   readonly name: string;
   readonly invoke: Invoke;
+  readonly needsApproval: NeedsApproval;
   readonly description: string | undefined;
 }
 
@@ -49,6 +80,8 @@ interface Settings<S> {
   readonly state: S | undefined;
   readonly limits: CallLimits;
   readonly tools: ReadonlyMap<string, FunctionToolParts>;
+  /** The SDK's approvals (`approvals: 'framework'`); undefined with the runner's approver. */
+  readonly approvals: FrameworkApprovals | undefined;
 }
 
 /**
@@ -66,7 +99,9 @@ interface Settings<S> {
  * Arguments that are not JSON are recorded as a `failed` call (no hook runs) and handed to the
  * tool's own `invoke`, so the model reads the SDK's own error. Hosted and other non-function tools,
  * and every other property of a function tool (schema, `needsApproval`, guardrails, `isEnabled`…),
- * are kept as they are.
+ * are kept as they are — except `needsApproval` with `approvals: 'framework'`, which then also runs
+ * the before_tool phase (after the tool's own): an Ask interrupts the run, and the approved call runs
+ * in the resumed run (see {@link WithHooksOptions.approvals}).
  *
  * @example
  * ```ts
@@ -78,6 +113,15 @@ interface Settings<S> {
  * const agent = new Agent({ name: 'ops', instructions: '…', tools: withHooks([shell], runner) });
  * const result = await run(agent, 'clean up /tmp');
  * ```
+ * @example An Ask through the SDK's interruptions
+ * ```ts
+ * const tools = withHooks([sendEmail], new HookRunner([{ name: 'gate', beforeTool: () => ask('outgoing mail') }]), { approvals: 'framework' });
+ * const agent = new Agent({ name: 'mailer', tools });
+ * const sdk = new Runner({ toolErrorFormatter: approvalRejections(tools) });
+ * let result = await sdk.run(agent, 'Email the team');
+ * for (const item of result.interruptions) result.state.approve(item);
+ * result = await sdk.run(agent, result.state); // the approved call runs here, once
+ * ```
  */
 export function withHooks<T extends readonly unknown[], S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T {
   const where = 'withHooks';
@@ -85,14 +129,21 @@ export function withHooks<T extends readonly unknown[], S = unknown>(tools: T, r
     throw new TypeError(`${where}: tools must be an Agent's array of tools (${SUPPORTED_AGENTS_RANGE}), got ${typeName(tools)}`);
   }
   const core = requireRunner<S>(runner, where);
-  const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions']);
+  const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions', 'approvals']);
+  const mode = readApprovalsMode(raw.approvals, where);
   const parts = (tools as readonly unknown[]).map((tool, index) => functionToolParts(tool, index, where));
   const byName = new Map<string, FunctionToolParts>();
   for (const part of parts) if (part !== undefined) byName.set(part.name, part);
-  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), tools: byName };
+  const approvals = mode === 'framework' ? frameworkApprovals(core, where) : undefined;
+  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), tools: byName, approvals };
   return (tools as readonly unknown[]).map((tool, index) => {
     const part = parts[index];
-    return part === undefined ? tool : copyWith(part.tool, 'invoke', hookedInvoke(part, settings));
+    if (part === undefined) return tool;
+    const copy = copyWith(part.tool, 'invoke', hookedInvoke(part, settings));
+    if (approvals === undefined) return copy;
+    Object.defineProperty(copy, 'needsApproval', { value: hookedNeedsApproval(part, settings, approvals), enumerable: true, writable: true, configurable: true });
+    approvals.register(copy, part.name);
+    return copy;
   }) as unknown as T;
 }
 
@@ -111,12 +162,17 @@ function functionToolParts(tool: unknown, index: number, where: string): Functio
       `${where}: tools[${index}] is a function tool of another version of the Agents SDK (toolhooks/openai-agents needs name, invoke(runContext, input, details) and needsApproval, as in ${SUPPORTED_AGENTS_RANGE})`,
     );
   }
-  return { tool, name, invoke: invoke as Invoke, description: typeof description === 'string' ? description : undefined };
+  return { tool, name, invoke: invoke as Invoke, needsApproval: needsApproval as NeedsApproval, description: typeof description === 'string' ? description : undefined };
 }
 
 function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invoke {
   return async (runContext, input, details) => {
     const callId = callIdOf(details);
+    const invocation: Invocation = { runContext, input, details };
+    const approvals = settings.approvals;
+    // The call's before_tool phase already ran in needsApproval: its flow goes on with this invocation.
+    const held = approvals === undefined || callId === undefined ? undefined : approvals.held.take(callId, invocation);
+    if (held !== undefined) return outputOf(held);
     let parsed: unknown;
     try {
       parsed = JSON.parse(input);
@@ -124,12 +180,73 @@ function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invok
       await recordRejectedCall(settings.core, { toolName: parts.name, callId, input }, error);
       return parts.invoke.call(parts.tool, runContext, input, details);
     }
-    const watched = watchParsing(details);
-    const wrapped = !isPlainObject(parsed);
-    const args: ToolArgs = isPlainObject(parsed) ? parsed : { input: parsed };
-    const executorOf =
-      (target: FunctionToolParts): Executor =>
-      async (callArgs) => {
+    let handoff: ApprovalHandoff | undefined;
+    if (approvals !== undefined && callId !== undefined) {
+      // A continuation: the app approved this call through the SDK (its state says so).
+      const continuation = approvals.continuation(runContext, parts.name, callId);
+      if (continuation === 'resolved') return alreadyResolved(callId);
+      handoff = continuation;
+    }
+    return outputOf(runCall(parts, settings, argsOf(parsed), callId, signalOf(details), handoff, (work) => work(invocation)));
+  };
+}
+
+/**
+ * The tool's `needsApproval` for `approvals: 'framework'`: the tool's own first (true: the SDK asks,
+ * and the hooks run when the approved call is invoked), then the call's before_tool phase, held for
+ * the invoke that follows; true when the hooks asked.
+ */
+function hookedNeedsApproval<S>(parts: FunctionToolParts, settings: Settings<S>, approvals: FrameworkApprovals): NeedsApproval {
+  return async (runContext, input, callId) => {
+    if ((await parts.needsApproval.call(parts.tool, runContext, input, callId)) === true) return true;
+    if (typeof callId !== 'string') return false;
+    let parsed: unknown;
+    try {
+      parsed = typeof input === 'string' ? JSON.parse(input) : input;
+    } catch {
+      return false; // invoke records it as failed and hands it to the tool, as without approvals
+    }
+    // A copy: the hooks never see (or change) the object the SDK keeps.
+    const args = argsOf(JSON.parse(JSON.stringify(parsed ?? null)) as unknown);
+    return approvals.held.hold(parts.name, callId, (handoff, perform) => runCall(parts, settings, args, callId, undefined, handoff, perform));
+  };
+}
+
+/** What `invoke` returns for a call's flow: its result, or the SDK's error text for input the schema refused. */
+async function outputOf(flow: Promise<unknown>): Promise<unknown> {
+  try {
+    return await flow;
+  } catch (error) {
+    if (error instanceof RejectedInputError) return error.output;
+    throw error;
+  }
+}
+
+function argsOf(parsed: unknown): { args: ToolArgs; wrapped: boolean } {
+  return isPlainObject(parsed) ? { args: parsed, wrapped: false } : { args: { input: parsed }, wrapped: true };
+}
+
+/**
+ * Runs one call through the hooks; its executors invoke a tool of the array with the call's
+ * arguments, in the SDK's invocation (`perform`) — which, for a held call, comes after the
+ * before_tool phase.
+ */
+function runCall<S>(
+  parts: FunctionToolParts,
+  settings: Settings<S>,
+  parsed: { args: ToolArgs; wrapped: boolean },
+  callId: string | undefined,
+  signal: AbortSignal | undefined,
+  handoff: ApprovalHandoff | undefined,
+  perform: Perform,
+): Promise<unknown> {
+  const { args, wrapped } = parsed;
+  let watched: { known: boolean; parsed: boolean } | undefined;
+  const executorOf =
+    (target: FunctionToolParts): Executor =>
+    (callArgs) =>
+      perform(async ({ runContext, input, details }) => {
+        watched ??= watchParsing(details);
         watched.parsed = false;
         // Unchanged arguments go as the model sent them: the SDK reuses the input it already parsed.
         const sent = callArgs === args ? input : JSON.stringify(wrapped ? callArgs.input : callArgs);
@@ -137,25 +254,7 @@ function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invok
         // The tool's schema refused the input: the output is the SDK's error text for the model.
         if (watched.known && !watched.parsed) throw new RejectedInputError(target.name, output);
         return output;
-      };
-    try {
-      return await runCall(parts, settings, args, callId, details, executorOf);
-    } catch (error) {
-      if (error instanceof RejectedInputError) return error.output;
-      throw error;
-    }
-  };
-}
-
-/** Runs one call through the hooks; `executorOf` invokes a tool of the array with the call's arguments. */
-function runCall<S>(
-  parts: FunctionToolParts,
-  settings: Settings<S>,
-  args: ToolArgs,
-  callId: string | undefined,
-  details: unknown,
-  executorOf: (target: FunctionToolParts) => Executor,
-): Promise<unknown> {
+      });
   return runToolCall<S>({
     core: settings.core,
     toolName: parts.name,
@@ -165,7 +264,8 @@ function runCall<S>(
     ...namedTargets(settings.tools, executorOf),
     callId,
     toolDescription: parts.description,
-    signal: signalOf(details),
+    signal,
+    handoff,
     ...settings.limits,
   });
 }

@@ -8,10 +8,8 @@
  */
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import type { HookInput, Options, PostToolUseHookInput, PreToolUseHookInput, SDKMessage, SessionEndHookInput } from '@anthropic-ai/claude-agent-sdk';
-import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
+import type { Options, PostToolUseHookInput, PreToolUseHookInput, SDKMessage, SessionEndHookInput } from '@anthropic-ai/claude-agent-sdk';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import type { HookDecision, HookRunner, ToolHook } from '../../../src/index.js';
 import { abort, redirect, skip } from '../../../src/index.js';
 import { ClaudeToolError, claudeAgentHooks } from '../../../src/adapters/claude/index.js';
@@ -29,7 +27,8 @@ import {
 } from '../../../src/telemetry/semconv.js';
 import { createTestTracing } from '../../support/tracing.js';
 import type { ContentBlock } from '../../../examples/support/fake-messages-api.js';
-import { startFakeMessagesApi, textOf, toolResultsIn } from '../../../examples/support/fake-messages-api.js';
+import { textOf, toolResultsIn } from '../../../examples/support/fake-messages-api.js';
+import { ADD, DIVIDE, SAFE_ADD, callHook as call, startClaudeAgent, useTool } from '../../support/claude-agent.js';
 import { useTempDir } from '../../support/temp-dir.js';
 
 const tracing = createTestTracing();
@@ -49,67 +48,23 @@ function childrenOf(span: ReadableSpan): string[] {
     .map((child) => child.name);
 }
 
-const ADD = 'mcp__calc__add';
-const DIVIDE = 'mcp__calc__divide';
-const SAFE_ADD = 'mcp__calc__safe_add';
-
-function useTool(id: string, name: string, input: Record<string, unknown>): ContentBlock[] {
-  return [{ type: 'tool_use', id, name, input }];
-}
-
 /** Runs one agent turn: the model asks for `call`, then answers "done". */
 async function runAgent(call: ContentBlock[], hooks: ClaudeAgentHooks) {
-  const api = await startFakeMessagesApi([call]);
-  const ran: { tool: string; args: Record<string, number> }[] = [];
-  const calc = createSdkMcpServer({
-    name: 'calc',
-    tools: [
-      tool('add', 'Adds two numbers', { a: z.number(), b: z.number() }, async ({ a, b }) => {
-        ran.push({ tool: 'add', args: { a, b } });
-        return { content: [{ type: 'text', text: String(a + b) }] };
-      }),
-      tool('safe_add', 'Adds two small numbers', { a: z.number(), b: z.number() }, async ({ a, b }) => {
-        ran.push({ tool: 'safe_add', args: { a, b } });
-        return { content: [{ type: 'text', text: String(a + b) }] };
-      }),
-      tool('divide', 'Divides', { a: z.number(), b: z.number() }, async ({ a, b }) => {
-        ran.push({ tool: 'divide', args: { a, b } });
-        if (b === 0) throw new RangeError('division by zero');
-        return { content: [{ type: 'text', text: String(a / b) }] };
-      }),
-    ],
-  });
-  const options: Options = {
-    mcpServers: { calc },
-    tools: [],
-    allowedTools: [ADD, SAFE_ADD, DIVIDE],
-    cwd: home,
-    settingSources: [],
-    hooks,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      ANTHROPIC_BASE_URL: api.url,
-      ANTHROPIC_API_KEY: 'sk-test-offline',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-    },
-  };
-  const messages: SDKMessage[] = [];
+  const agent = await startClaudeAgent([call], home);
+  let messages: SDKMessage[];
   try {
-    for await (const message of query({ prompt: 'compute', options })) messages.push(message);
+    messages = await agent.run(hooks);
   } finally {
-    await api.close();
+    await agent.close();
   }
-  expect(api.unexpected).toEqual([]);
-  return { api, ran, messages };
+  expect(agent.api.unexpected).toEqual([]);
+  return { api: agent.api, ran: agent.ran, messages };
 }
 
 describe('claudeAgentHooks with the real query() (bundled CLI, offline)', () => {
   it('the hooks option type-checks as the SDK\'s Options["hooks"]', () => {
     const hooks: Options['hooks'] = claudeAgentHooks(runner([]));
-    expect(Object.keys(hooks ?? {})).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'SessionEnd']);
+    expect(Object.keys(hooks ?? {})).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'PermissionDenied', 'SessionEnd']);
   });
 
   it('Continue: the tool runs; one execute_tool span from PreToolUse to PostToolUse, with the tool_use_id', async () => {
@@ -179,8 +134,6 @@ describe('claudeAgentHooks with the real query() (bundled CLI, offline)', () => 
 
 describe('claudeAgentHooks driven with the SDK\'s hook input types', () => {
   const base = { session_id: 's-1', transcript_path: '/dev/null', cwd: '/' };
-  const signal = new AbortController().signal;
-  const call = (hooks: ClaudeAgentHooks, event: keyof ClaudeAgentHooks, input: HookInput, id?: string) => hooks[event][0]!.hooks[0]!(input, id, { signal });
 
   it('an input without tool_use_id is recorded as a failed call; the agent gets no opinion', async () => {
     const hooks = claudeAgentHooks(runner([{ beforeTool: () => undefined }]));

@@ -19,6 +19,19 @@ describe('examples/langchain-agent.ts', () => {
   }, 60_000);
 });
 
+describe('examples/claude-approval.ts', () => {
+  it('defers the asked call, resumes it approved by alice, and the model reads the replaced key', () => {
+    const output = runExample('claude-approval');
+    expect(output).toContain('Deferred: Read (toolu_read) — reading a file needs a person to say yes');
+    expect(output).toMatch(/execute_tool Read .*id=toolu_read .*outcome=pending/);
+    expect(output).toMatch(/execute_tool Read .*id=toolu_read .*outcome=completed/);
+    expect(output).toContain('approval: approved by alice');
+    expect(output).toContain('toolu_read: 1\tcall the plumber on Monday');
+    expect(output).toContain('toolu_key: [the key is withheld]');
+    expect(output).not.toContain('sk-live-123');
+  }, 90_000);
+});
+
 describe('examples/claude-agent.ts', () => {
   it('runs the real query() offline: the model reads the stub and the rewritten call; Abort stops the agent', () => {
     const output = runExample('claude-agent');

@@ -67,6 +67,19 @@ describe('examples/openai-agents-agent.ts', () => {
   }, 60_000);
 });
 
+describe('examples/openai-agents-approval.ts', () => {
+  it('interrupts at the Ask, resumes a saved state with fresh tools: the approved email is sent once, the rejected one reads as not run', () => {
+    const output = runExample('openai-agents-approval');
+    expect(output).toContain('Waiting for approval: send_email {"to":"team@example.com","subject":"Release notes"}, send_email {"to":"all@example.com","subject":"Party!"}');
+    expect(output).toContain('Emails sent: team@example.com\n');
+    expect(output).toContain('call_1 send_email (completed): sent "Release notes" to team@example.com');
+    expect(output).toContain('call_2 send_email (completed): Tool execution was not approved. The tool "send_email" was not run.');
+    expect(output).toMatch(/execute_tool send_email .*id=call_1 .*outcome=pending/);
+    expect(output).toMatch(/execute_tool send_email .*id=call_2 .*outcome=denied/);
+    expect(output).toMatch(/execute_tool send_email .*id=call_1 .*outcome=completed\n(.*\n)*.*approval: approved/);
+  }, 60_000);
+});
+
 describe('examples/mastra-agent.ts', () => {
   it('runs a Mastra Agent offline: Abort reaches the model as the tool error and the run goes on; refused input is a failed call', () => {
     const output = runExample('mastra-agent');

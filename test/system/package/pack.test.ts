@@ -124,7 +124,7 @@ describe('the packed package: toolhooks/langchain and toolhooks/claude', () => {
 
   it('toolhooks/claude loads and works through require and import without the Claude Agent SDK installed', () => {
     expect(() => run('node', ['-e', `require.resolve('@anthropic-ai/claude-agent-sdk')`], app)).toThrow(/Cannot find module/);
-    const expected = JSON.stringify([['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'SessionEnd'], 'deny', 'from cache']);
+    const expected = JSON.stringify([['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'PermissionDenied', 'SessionEnd'], 'deny', 'from cache']);
     expect(run('node', ['-e', `const { HookRunner, skip } = require('toolhooks'); const { claudeAgentHooks } = require('toolhooks/claude');${useClaude}`], app).trim()).toBe(expected);
     expect(
       run('node', ['--input-type=module', '-e', `import { HookRunner, skip } from 'toolhooks'; import { claudeAgentHooks } from 'toolhooks/claude';${useClaude}`], app).trim(),
@@ -136,7 +136,7 @@ describe('the packed package: toolhooks/langchain and toolhooks/claude', () => {
   });
 
   it('each new entry exports exactly its public surface', () => {
-    expect(run('node', ['-e', `console.log(Object.keys(require('toolhooks/claude')).sort().join(','))`], app).trim()).toBe('ClaudeToolError,claudeAgentHooks');
+    expect(run('node', ['-e', `console.log(Object.keys(require('toolhooks/claude')).sort().join(','))`], app).trim()).toBe('ClaudeToolError,DeferredApprovals,claudeAgentHooks');
     const langchain = join(root, 'dist/cjs/adapters/langchain/index.js');
     expect(run('node', ['-e', `console.log(Object.keys(require(${JSON.stringify(langchain)})).sort().join(','))`], root).trim()).toBe('toolhooksMiddleware,withHooks');
   });
@@ -156,7 +156,7 @@ describe('the packed package: toolhooks/openai-agents and toolhooks/mastra', () 
   it('both load and work through require and import without their frameworks installed', () => {
     expect(() => run('node', ['-e', `require.resolve('@openai/agents')`], app)).toThrow(/Cannot find module/);
     for (const [entry, use, expected, surface] of [
-      ['toolhooks/openai-agents', useAgents, '["ran {\\"x\\":1}","stub"]', 'withHooks'],
+      ['toolhooks/openai-agents', useAgents, '["ran {\\"x\\":1}","stub"]', 'approvalRejections,withHooks'],
       ['toolhooks/mastra', useMastra, '["ran 1","stub"]', 'recordInvalidToolCalls,withHooks'],
     ] as const) {
       expect(run('node', ['-e', `const { HookRunner, skip } = require('toolhooks'); const { withHooks } = require('${entry}');${use}`], app).trim()).toBe(expected);

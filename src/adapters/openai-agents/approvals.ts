@@ -1,0 +1,140 @@
+/**
+ * Ask through the Agents SDK's own approvals (`approvals: 'framework'`): the hooked `needsApproval`
+ * asks (pass 1, the run interrupts), the app answers with `state.approve` / `state.reject`, and the
+ * resumed run invokes the approved call (pass 2) or reports the rejection — which the adapter sees
+ * only through the Runner's `toolErrorFormatter` ({@link approvalRejections}).
+ */
+import { typeName } from '../../internal/describe.js';
+import type { RunnerCore } from '../../runner/core.js';
+import type { ApprovalHandoff } from '../../flows/handoff.js';
+import { ApprovalLedger } from '../approval-ledger.js';
+import { HeldCalls } from './held-calls.js';
+import { recordDeniedCall } from './denied-call.js';
+
+/** The approvals of one `withHooks(…, { approvals: 'framework' })`. @internal */
+export class FrameworkApprovals {
+  readonly ledger: ApprovalLedger;
+  readonly held: HeldCalls;
+
+  constructor(
+    readonly core: RunnerCore,
+    where: string,
+  ) {
+    this.ledger = new ApprovalLedger(where);
+    this.held = new HeldCalls((pending) => this.ledger.asked(pending));
+  }
+
+  /** Marks a hooked tool as one of these approvals' (for {@link approvalRejections}). */
+  register(tool: object, name: string): void {
+    registry.set(tool, { approvals: this, name });
+  }
+
+  /**
+   * The hand-off of a call the SDK invokes: the app's approval when its run state approved the call
+   * (`undefined` when it did not — the call runs as the hooks decide, a new Ask with the runner's
+   * approver), `'resolved'` when this approval was already used here (the call must not run again).
+   */
+  continuation(runContext: unknown, toolName: string, callId: string): ApprovalHandoff | 'resolved' | undefined {
+    if (approvalOf(runContext, toolName, callId) !== true) return undefined;
+    const resolved = this.ledger.resolve(callId);
+    if (resolved === undefined) return 'resolved';
+    return { id: callId, answer: { response: { approved: true }, askedIn: resolved.askedIn } };
+  }
+}
+
+/** The SDK's decision for a call in its run context: true approved, false rejected, undefined none. */
+export function approvalOf(runContext: unknown, toolName: string, callId: string): boolean | undefined {
+  if (runContext === null || typeof runContext !== 'object') return undefined;
+  try {
+    const isToolApproved = (runContext as { isToolApproved?: unknown }).isToolApproved;
+    if (typeof isToolApproved !== 'function') return undefined;
+    const decision: unknown = isToolApproved.call(runContext, { toolName, callId });
+    return typeof decision === 'boolean' ? decision : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `approvals` option: `'runner'` (default) or `'framework'`; anything else is a TypeError naming it. */
+export function readApprovalsMode(value: unknown, where: string): 'runner' | 'framework' {
+  if (value === undefined || value === 'runner') return 'runner';
+  if (value === 'framework') return 'framework';
+  const shown = typeof value === 'string' ? JSON.stringify(value) : typeName(value);
+  throw new TypeError(`${where}: options.approvals must be 'runner' or 'framework', got ${shown}`);
+}
+
+/** Builds the approvals of one `withHooks`. @internal */
+export function frameworkApprovals<S>(core: RunnerCore<S>, where: string): FrameworkApprovals {
+  return new FrameworkApprovals(core as RunnerCore, where);
+}
+
+/** Hooked tools (with `approvals: 'framework'`) and whose approvals they are. */
+const registry = new WeakMap<object, { readonly approvals: FrameworkApprovals; readonly name: string }>();
+
+/** What the SDK passes a `toolErrorFormatter` (the fields read here; `@openai/agents`' `ToolErrorFormatterArgs`). */
+export interface ToolErrorFormatterArgs {
+  readonly kind: string;
+  readonly toolType: string;
+  readonly toolName: string;
+  readonly callId: string;
+  readonly defaultMessage: string;
+  readonly runContext?: unknown;
+}
+
+/** A `toolErrorFormatter` of the Agents SDK's Runner (its `RunConfig.toolErrorFormatter`). */
+export type ToolErrorFormatter = (args: ToolErrorFormatterArgs) => string | undefined | Promise<string | undefined>;
+
+/** Options of {@link approvalRejections}. */
+export interface ApprovalRejectionsOptions {
+  /** Your own formatter: what it returns is what the model reads (for every kind of error it formats). */
+  formatter?: ToolErrorFormatter;
+}
+
+/**
+ * A `toolErrorFormatter` for the Agents SDK's `Runner` that records each call of the given hooked
+ * tools (`withHooks(…, { approvals: 'framework' })`) the app rejected with `state.reject(item)`:
+ * the SDK never invokes a rejected tool nor asks its `needsApproval` again, and this formatter is
+ * the one place it reports the rejection. Each is recorded as a `denied` call (`execute_tool` span
+ * with `toolhooks.approval.id` = the call id, a link to the asking span when this process asked).
+ * The model reads your `formatter`'s message when it gives one, else the SDK's rejection text with
+ * a sentence saying the tool did not run (the SDK sends rejected calls with `status: 'completed'`).
+ * A rejection with its own message (`state.reject(item, { message })`) never reaches a formatter:
+ * the SDK sends that message and the rejection is not recorded.
+ *
+ * @example
+ * ```ts
+ * const tools = withHooks([sendEmail], runner, { approvals: 'framework' });
+ * const agent = new Agent({ name: 'mail', tools });
+ * const sdk = new Runner({ toolErrorFormatter: approvalRejections(tools) });
+ * let result = await sdk.run(agent, 'Email the team');
+ * for (const item of result.interruptions) result.state.reject(item);
+ * result = await sdk.run(agent, result.state); // recorded as denied; the model reads the rejection
+ * ```
+ */
+export function approvalRejections(tools: readonly unknown[], options?: ApprovalRejectionsOptions): ToolErrorFormatter {
+  const where = 'approvalRejections';
+  if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be the array withHooks returned, got ${typeName(tools)}`);
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
+    throw new TypeError(`${where}: options must be an object, got ${typeName(options)}`);
+  }
+  const formatter = options?.formatter;
+  if (formatter !== undefined && typeof formatter !== 'function') {
+    throw new TypeError(`${where}: options.formatter must be a toolErrorFormatter function, got ${typeName(formatter)}`);
+  }
+  const byName = new Map<string, FrameworkApprovals>();
+  for (const tool of tools as readonly unknown[]) {
+    const entry = tool !== null && typeof tool === 'object' ? registry.get(tool) : undefined;
+    if (entry !== undefined && !byName.has(entry.name)) byName.set(entry.name, entry.approvals);
+  }
+  if (byName.size === 0) {
+    throw new TypeError(`${where}: tools holds no tool of withHooks(tools, runner, { approvals: 'framework' }); pass the array withHooks returned`);
+  }
+  return async (args) => {
+    const own = formatter === undefined ? undefined : await formatter(args);
+    const approvals = args.kind === 'approval_rejected' && args.toolType === 'function' ? byName.get(args.toolName) : undefined;
+    if (approvals === undefined) return own;
+    const resolved = approvals.ledger.resolve(args.callId);
+    if (resolved !== undefined) await recordDeniedCall(approvals.core, { toolName: args.toolName, callId: args.callId, askedIn: resolved.askedIn });
+    return own ?? `${args.defaultMessage} The tool "${args.toolName}" was not run.`;
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Held calls (`approvals: 'framework'`): a call whose before_tool phase ran in `needsApproval` has its
+ * executor's work done by the SDK's invoke that follows, and ends `failed` with a NotInvokedError when
+ * none comes (an input guardrail rejected it, the run stopped) instead of keeping its span open.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { PendingApproval } from '../../../../src/flows/handoff.js';
+import { HeldCalls, NotInvokedError } from '../../../../src/adapters/openai-agents/held-calls.js';
+
+const invocation = { runContext: {}, input: '{"n":1}', details: {} };
+
+describe('HeldCalls', () => {
+  it('answers false once the executor asks for its work, and does that work in the invocation', async () => {
+    const held = new HeldCalls(() => undefined, 1000);
+    const goesOn = held.hold('shell', 'c1', async (_handoff, perform) => {
+      const first = await perform(async (arrived) => `ran with ${arrived.input}`);
+      const again = await perform(async () => 'ran again');
+      return [first, again];
+    });
+    await expect(goesOn).resolves.toBe(false);
+    await expect(held.take('c1', invocation)).resolves.toEqual(['ran with {"n":1}', 'ran again']);
+    expect(held.take('c1', invocation)).toBeUndefined();
+  });
+
+  it('answers true when the hooks asked: nothing is held for an invoke', async () => {
+    const asked = vi.fn();
+    const held = new HeldCalls(asked, 1000);
+    const pending = { id: 'c2' } as PendingApproval;
+    await expect(held.hold('shell', 'c2', async (handoff) => void handoff.onPending?.(pending))).resolves.toBe(true);
+    expect(asked).toHaveBeenCalledWith(pending);
+    expect(held.take('c2', invocation)).toBeUndefined();
+  });
+
+  it('a call settled before its invocation (a Skip) returns its result to that invocation', async () => {
+    const held = new HeldCalls(() => undefined, 1000);
+    await expect(held.hold('shell', 'c4', async () => 'stub')).resolves.toBe(false);
+    await expect(held.take('c4', invocation)).resolves.toBe('stub');
+  });
+
+  it('a call the SDK never invokes fails with NotInvokedError after the wait and is forgotten', async () => {
+    const held = new HeldCalls(() => undefined, 20);
+    let flow: Promise<unknown> | undefined;
+    await held.hold('shell', 'c3', (_handoff, perform) => (flow = perform(async () => 'never')));
+    await expect(flow).rejects.toThrow(NotInvokedError);
+    await expect(flow).rejects.toThrow(/did not invoke "shell" for call c3 within 20 ms/);
+    expect(held.take('c3', invocation)).toBeUndefined();
+  });
+});
