@@ -4,7 +4,7 @@
  * Decisions are frozen plain objects discriminated by `kind`, so they can be compared, logged and
  * returned as literals (`{ kind: 'continue' }`) as well as built with the constructors below.
  */
-import { typeName } from './internal/describe.js';
+import { quoteValue, typeName } from './internal/describe.js';
 import type { ToolArgs } from './hook.js';
 
 /** Let the tool call go on unchanged. */
@@ -240,10 +240,9 @@ const DECISION_WORDS: Readonly<Record<string, string>> = {
 function describeNonDecision(value: unknown): string {
   if (typeof value === 'string') {
     const meant = DECISION_WORDS[value.trim().toLowerCase()];
-    const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
     return meant === undefined
-      ? `the string ${shown}; return a decision from skip(), redirect() or abort(), or nothing to continue`
-      : `the string ${shown}; return ${meant} instead`;
+      ? `${quoteValue(value)}; return a decision from skip(), redirect() or abort(), or nothing to continue`
+      : `${quoteValue(value)}; return ${meant} instead`;
   }
   const article = typeName(value) === 'an array' || value === null ? '' : /^[aeiou]/.test(typeof value) ? 'an ' : 'a ';
   return `${article}${typeName(value)} instead of a decision; return a decision from skip(), redirect() or abort(), or nothing to continue`;
@@ -322,7 +321,7 @@ function copyInto(target: ToolArgs, source: Readonly<ToolArgs>): void {
 /** What is wrong with an Ask's reason, worded to follow "ask(reason) "; undefined when usable. */
 function askReasonProblem(reason: unknown): string | undefined {
   if (typeof reason !== 'string') return `must be a string, got ${typeName(reason)}`;
-  if (reason.trim() === '') return `must be a non-empty string (the approver is shown it), got ${JSON.stringify(reason)}`;
+  if (reason.trim() === '') return `must be a non-empty string (the approver is shown it), got ${quoteValue(reason)}`;
   return undefined;
 }
 

@@ -11,7 +11,7 @@ import { ToolCall } from '../flows/tool-call.js';
 import { ERROR_TYPE, errorTypeOf } from '../telemetry/error-type.js';
 
 /** The model's rejected call: its tool, its id, and its input as the model sent it (JSON text). */
-export interface RejectedCall {
+interface RejectedCall {
   readonly toolName: string;
   readonly callId: string | undefined;
   readonly input: string;
@@ -40,7 +40,7 @@ class RejectedCallError extends Error {
 }
 
 /** The input as hooks' capture would see it: the parsed object, else `{ input: value or text }`. */
-export function argsOf(input: string): ToolArgs {
+function argsOf(input: string): ToolArgs {
   try {
     const parsed: unknown = JSON.parse(input);
     return isPlainObject(parsed) ? parsed : { input: parsed };

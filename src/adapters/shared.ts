@@ -5,7 +5,7 @@
  */
 import { typeName } from '../internal/describe.js';
 import type { RunnerCore } from '../runner/core.js';
-import { runnerCore } from '../runner/core.js';
+import { runnerCore } from '../runner/registry.js';
 import { optionalCount, rejectUnknownOptions } from '../internal/validate.js';
 import type { Executor } from '../flows/execute-tool.js';
 
@@ -66,18 +66,24 @@ export function toText(value: unknown): string {
   }
 }
 
+/** The tools a Redirect's `newTool` may name, and the executor a Redirect to one runs (a call plan's two fields). */
+interface RedirectTargets {
+  readonly isRedirectTarget: (tool: string) => boolean;
+  readonly redirectExecutor: (tool: string) => Executor | undefined;
+}
+
 /**
  * Redirect targets for an adapter whose one executor runs any of the agent's tools (it is told the
  * effective tool name): the names are listed once, when a hook first names one, never per call.
  */
-export function redirectTargets(
+export function redirectTargetsSharing(
   self: string,
   names: () => Iterable<string>,
   executor: Executor,
-): { isKnownTool: (name: string) => boolean; resolveTool: (name: string) => Executor | undefined } {
+): RedirectTargets {
   let known: Set<string> | undefined;
-  const isKnownTool = (name: string): boolean => name !== self && (known ??= new Set(names())).has(name);
-  return { isKnownTool, resolveTool: (name) => (isKnownTool(name) ? executor : undefined) };
+  const isRedirectTarget = (name: string): boolean => name !== self && (known ??= new Set(names())).has(name);
+  return { isRedirectTarget, redirectExecutor: (name) => (isRedirectTarget(name) ? executor : undefined) };
 }
 
 /**
@@ -94,16 +100,16 @@ export function copyWith(tool: object, key: string, value: unknown): object {
  * Redirect targets among the tools an adapter wrapped, by name: `newTool` runs the named tool's own
  * function through `executorOf`. Looked up when a hook names one, never listed per call.
  */
-export function namedTargets<T>(
+export function redirectTargetsAmong<T>(
   tools: ReadonlyMap<string, T>,
   executorOf: (target: T) => Executor,
-): { resolveTool: (name: string) => Executor | undefined; isKnownTool: (name: string) => boolean } {
+): RedirectTargets {
   return {
-    resolveTool: (name) => {
+    redirectExecutor: (name) => {
       const target = tools.get(name);
       return target === undefined ? undefined : executorOf(target);
     },
-    isKnownTool: (name) => tools.has(name),
+    isRedirectTarget: (name) => tools.has(name),
   };
 }
 

@@ -35,7 +35,7 @@ export interface CallSpec<S> {
    */
   readonly span?: Span | undefined;
   /** Whether a Redirect may name a tool; undefined accepts every target. */
-  readonly isKnownTool?: ((tool: string) => boolean) | undefined;
+  readonly isRedirectTarget?: ((tool: string) => boolean) | undefined;
   /** A flow's own check of a Skip's stub. */
   readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
   /** An adapter's own way to ask for approval (its framework's); wins over the runner's `approver`. */
@@ -72,9 +72,9 @@ export class CallPhaseRequest implements PhaseRequest {
     this.callId = spec.callId;
     this.signal = spec.signal;
     // The requested tool is always a known target: a Redirect back to it after an earlier one switched away.
-    const known = spec.isKnownTool;
+    const known = spec.isRedirectTarget;
     const requested = spec.toolName;
-    this.isKnownTool = known === undefined ? undefined : (tool) => tool === requested || known(tool);
+    this.isRedirectTarget = known === undefined ? undefined : (tool) => tool === requested || known(tool);
     this.skipCheck = spec.checkSkip;
     this.approver = spec.approver;
     this.handoff = spec.handoff;
@@ -100,7 +100,7 @@ export class CallPhaseRequest implements PhaseRequest {
   readonly state: unknown;
   readonly callId: string | undefined;
   readonly signal: AbortSignal | undefined;
-  readonly isKnownTool: ((tool: string) => boolean) | undefined;
+  readonly isRedirectTarget: ((tool: string) => boolean) | undefined;
   readonly skipCheck: ((decision: Skip) => string | undefined) | undefined;
   readonly approver: Approver | undefined;
   readonly handoff: ApprovalHandoff | undefined;

@@ -5,7 +5,7 @@ import { errorMessage } from '../internal/describe.js';
 import { callObserver } from '../runner/guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner/hook-runner.js';
-import { runnerCore } from '../runner/core.js';
+import { runnerCore } from '../runner/registry.js';
 import { executeTool } from './execute-tool.js';
 import { optionalSignal, optionalString, rejectUnknownOptions, requireFunction, requireObject } from '../internal/validate.js';
 import { report } from '../telemetry/warn-once.js';

@@ -8,7 +8,7 @@ import type { HookDecision, Redirect, Replace, Skip } from '../decisions.js';
 import { mergeArgs, redirect } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
 import type { ToolArgs } from '../hook.js';
-import { runnerCore } from '../runner/core.js';
+import { runnerCore } from '../runner/registry.js';
 import type { HookRunner } from '../runner/hook-runner.js';
 import {
   optionalCount,
@@ -116,7 +116,7 @@ export function executeTool<S>(options: ExecuteToolOptions<S>): Promise<unknown>
 export interface CallPlan<S> extends CallSpec<S> {
   readonly execute: Executor;
   /** The executor of another tool a Redirect names; undefined when the flow has no such tool. */
-  readonly resolveTool: (name: string) => Executor | undefined;
+  readonly redirectExecutor: (name: string) => Executor | undefined;
   readonly maxReexecutions: number;
   readonly maxRetries: number;
   /** runWithRetry's policy; undefined for every other call. */
@@ -137,17 +137,17 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
     requireObject(tools, label.tools);
     for (const [name, executor] of Object.entries(tools)) requireFunction(executor, `${where}: tools[${JSON.stringify(name)}]`);
   }
-  const resolveTool = tools === undefined ? noTool : (name: string) => (Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined);
+  const redirectExecutor = tools === undefined ? noRedirectExecutor : (name: string) => (Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined);
   // Without `tools` no name is known: one shared function instead of a closure per call.
-  const isKnownTool = tools === undefined ? noKnownTool : (name: string) => resolveTool(name) !== undefined;
+  const isRedirectTarget = tools === undefined ? noRedirectTarget : (name: string) => redirectExecutor(name) !== undefined;
   return {
     core,
     toolName: options.toolName,
     args: options.args,
     state: options.state as S,
     execute: options.execute,
-    resolveTool,
-    isKnownTool,
+    redirectExecutor,
+    isRedirectTarget,
     callId: optionalString(options.callId, label.callId),
     toolDescription: optionalString(options.toolDescription, label.toolDescription),
     agentName: optionalString(options.agentName, label.agentName),
@@ -189,11 +189,11 @@ function optionLabels(where: string): OptionLabels {
   return labels;
 }
 
-function noTool(): undefined {
+function noRedirectExecutor(): undefined {
   return undefined;
 }
 
-function noKnownTool(): boolean {
+function noRedirectTarget(): boolean {
   return false;
 }
 
@@ -211,6 +211,17 @@ export function runToolCall<S>(plan: CallPlan<S>): Promise<unknown> {
     return Promise.reject(error);
   }
   return call.within(decide, plan);
+}
+
+/** Whether what the executor threw is the framework's suspension (`CallSpec.handoff.isSuspension`); a predicate that throws says no. */
+function suspends<S>(plan: CallPlan<S>, error: unknown): boolean {
+  const isSuspension = plan.handoff?.isSuspension;
+  if (isSuspension === undefined) return false;
+  try {
+    return isSuspension(error) === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -288,7 +299,7 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
 
     for (;;) {
       const toolName = call.effectiveToolName;
-      const executor = toolName === plan.toolName ? plan.execute : (plan.resolveTool(toolName) ?? plan.execute);
+      const executor = toolName === plan.toolName ? plan.execute : (plan.redirectExecutor(toolName) ?? plan.execute);
       const started = timed ? (retry === undefined ? performance.now() : callStarted) : 0;
       let result: unknown;
       let span: Span | undefined;
@@ -299,6 +310,15 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
         result = await run.result;
         call.endExecute(span);
       } catch (error) {
+        if (suspends(plan, error)) {
+          // The framework suspended the run from inside the tool (a LangGraph interrupt() in the tool):
+          // not a failure, no on_error. The call ends as pending; the framework's resume is another call.
+          call.endExecute(span);
+          call.outcome = 'pending';
+          call.returned(undefined);
+          suspended = { error };
+          throw error;
+        }
         call.failExecute(span, error);
         if (error instanceof HookAbortError) throw error;
         const decision = await call.onError(args, error, attempt);

@@ -34,12 +34,14 @@ export interface ApprovalHandoff {
    * For a framework that suspends by throwing (a LangGraph `interrupt()` called from the adapter's
    * `approver`): an error the approver throws that this recognises is not an approver failure. The
    * approval and the call end as `pending`, and the flow rethrows the error to the framework.
+   * The same holds for an error the tool's executor throws (an `interrupt()` inside the tool): the
+   * call ends as `pending` without on_error or after_tool, and the error is rethrown.
    */
   readonly isSuspension?: ((error: unknown) => boolean) | undefined;
 }
 
 /** The framework's answer to an approval, given to the continuation call. */
-export interface ApprovalAnswer {
+interface ApprovalAnswer {
   readonly response: ApprovalResponse;
   /** The `execute_tool` span of the call that asked, when this process asked. */
   readonly askedIn?: SpanContext | undefined;

@@ -7,7 +7,7 @@ import type { HookDecision, Redirect, Skip } from '../decisions.js';
 import { callSync } from '../runner/guard.js';
 import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner/hook-runner.js';
-import { runnerCore } from '../runner/core.js';
+import { runnerCore } from '../runner/registry.js';
 import { optionalCount, optionalSignal, optionalString, rejectUnknownOptions, requireArgs, requireFunction, requireObject, requireToolName } from '../internal/validate.js';
 import type { CallPlan, RetryPolicy } from './execute-tool.js';
 import { runToolCall } from './execute-tool.js';
@@ -85,7 +85,7 @@ export async function runWithRetry<S>(
     signal: optionalSignal(options.signal, 'runWithRetry: signal'),
     checkSkip: stubProblem,
     execute: () => operation(policy.current),
-    resolveTool: noTool,
+    redirectExecutor: noRedirectExecutor,
     maxReexecutions: 0,
     maxRetries: 0,
     retry: policy,
@@ -153,7 +153,7 @@ class NotePolicy implements RetryPolicy {
   }
 }
 
-function noTool(): undefined {
+function noRedirectExecutor(): undefined {
   return undefined;
 }
 

@@ -17,7 +17,7 @@ import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from './sdk-part
 import { TreeSpanExporter } from './tree-exporter.js';
 
 /** How spans are printed: `true` one object per span, `'tree'` one indented tree per trace. */
-export type ConsoleMode = true | 'tree';
+type ConsoleMode = true | 'tree';
 
 /** The SDK's console exporter, whose flush and shutdown also wait for stdout. */
 class FlushingConsoleSpanExporter extends ConsoleSpanExporter {

@@ -5,6 +5,7 @@
  * and what must fail loudly when wrong, is read here.
  * @internal
  */
+import { quoteValue } from '../internal/describe.js';
 import { getNumberFromEnv, getStringFromEnv } from './sdk-parts.js';
 
 /**
@@ -16,7 +17,7 @@ import { getNumberFromEnv, getStringFromEnv } from './sdk-parts.js';
  * ```
  */
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
-export type Signal = 'traces' | 'metrics' | 'logs';
+type Signal = 'traces' | 'metrics' | 'logs';
 
 const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json'];
 const DEFAULT_PROTOCOL: OtlpProtocol = 'http/protobuf';
@@ -39,7 +40,7 @@ const DEFAULT_ENDPOINT = 'http://localhost:4318';
 
 /** Throws an error naming the option and its value. */
 export function invalid(option: string, value: unknown, expected: string): never {
-  throw new Error(`startTelemetry: ${option} must be ${expected}, got ${show(value)}`);
+  throw new Error(`startTelemetry: ${option} must be ${expected}, got ${quoteValue(value)}`);
 }
 
 /** Whether `value` is an absolute http(s) URL. */
@@ -139,7 +140,7 @@ export function metricExporterTimeout(readerTimeoutMillis: number): number | und
 }
 
 /** Settings of a batch span or log record processor; absent ones take the SDK defaults. */
-export interface BatchSettings {
+interface BatchSettings {
   maxQueueSize?: number;
   maxExportBatchSize?: number;
   scheduledDelayMillis?: number;
@@ -177,15 +178,4 @@ function batchSettings(prefix: 'OTEL_BLRP' | 'OTEL_BSP'): BatchSettings {
 
 function positive(value: number | undefined): number | undefined {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'function') return 'a function';
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return Object.prototype.toString.call(value);
-  }
 }

@@ -23,7 +23,7 @@ export function registeredTracerProvider(): TracerProvider | undefined {
 }
 
 /** What was registered before startTelemetry() registered its own providers. */
-export interface GlobalsBefore {
+interface GlobalsBefore {
   readonly contextManager: boolean;
   readonly propagator: boolean;
   readonly meterProvider: boolean;

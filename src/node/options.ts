@@ -98,9 +98,9 @@ export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   }
   if (protocol !== undefined) checked.protocol = checkProtocol('options.protocol', protocol);
   if (headers !== undefined) {
-    if (headers === null || typeof headers !== 'object' || Object.values(headers).some((v) => typeof v !== 'string')) {
-      invalid('options.headers', headers, 'an object of string header values');
-    }
+    if (headers === null || typeof headers !== 'object') invalid('options.headers', headers, 'an object of string header values');
+    // Named header by header: the message quotes only the value that is wrong, never the others (a token).
+    for (const [name, value] of Object.entries(headers)) if (typeof value !== 'string') invalid(`options.headers[${JSON.stringify(name)}]`, value, 'a string');
     checked.headers = { ...headers };
   }
   if (console !== undefined) {

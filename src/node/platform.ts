@@ -9,7 +9,7 @@ import * as api from '@opentelemetry/api';
 /** The oldest Node.js toolhooks/node (and the OpenTelemetry JS SDK 3) runs on. */
 export const MINIMUM_NODE = '22.15.0';
 /** The SDK line toolhooks/node builds on, as users name it. */
-export const SUPPORTED_SDK = 'the OpenTelemetry JS SDK 3 line (@opentelemetry/sdk-node 0.301.x, sdk-trace / sdk-metrics / sdk-logs 3.x, @opentelemetry/api 1.10)';
+const SUPPORTED_SDK = 'the OpenTelemetry JS SDK 3 line (@opentelemetry/sdk-node 0.301.x, sdk-trace / sdk-metrics / sdk-logs 3.x, @opentelemetry/api 1.10)';
 const SDK_2_HINT =
   'On the SDK 2 line, register your own providers and use toolhooks, toolhooks/hooks and the adapters without toolhooks/node: they attach to them (docs/installation.md).';
 

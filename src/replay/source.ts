@@ -21,7 +21,7 @@ export const DEFAULT_MAX_SOURCE_BYTES = 256 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** How a source is read. */
-export interface SourceLimits {
+interface SourceLimits {
   readonly fetchTimeoutMs?: number | undefined;
   readonly maxSourceBytes?: number | undefined;
 }

@@ -10,7 +10,7 @@ import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import type { Ask, Continue, HookDecision, Redirect } from '../decisions.js';
 import { isPlainObject, mergeArgs, redirect, skip } from '../decisions.js';
 import type { ApprovalEvent, ApprovalOutcome, ApprovalRequest, Approver, ToolArgs } from '../hook.js';
-import { typeName } from '../internal/describe.js';
+import { quoteValue } from '../internal/describe.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
 import {
   ATTR_APPROVAL_APPROVER,
@@ -247,34 +247,26 @@ function readSettled(settled: Settled): Answer {
  */
 function readResponse(value: unknown): Answer {
   try {
-    if (value === null || typeof value !== 'object') return junk(shown(value));
+    if (value === null || typeof value !== 'object') return junk(quoteValue(value));
     const response = value as Record<string, unknown>;
     const approved = response.approved;
     const approver = response.approver;
-    if (approver !== undefined && typeof approver !== 'string') return junk(`an approver ref that is ${shown(approver)}, not a string`);
+    if (approver !== undefined && typeof approver !== 'string') return junk(`an approver ref that is ${quoteValue(approver)}, not a string`);
     if (approved === true) {
       const args = response.args;
       if (args === undefined) return { outcome: 'approved', approver };
-      if (!isPlainObject(args)) return junk(`an approval with args that are ${shown(args)}, not a plain object of arguments`);
+      if (!isPlainObject(args)) return junk(`an approval with args that are ${quoteValue(args)}, not a plain object of arguments`);
       return { outcome: 'approved', approver, edits: Object.freeze(mergeArgs(args)) };
     }
     if (approved === false) {
       const reason = response.reason;
-      if (reason !== undefined && typeof reason !== 'string') return junk(`a denial whose reason is ${shown(reason)}, not a string`);
+      if (reason !== undefined && typeof reason !== 'string') return junk(`a denial whose reason is ${quoteValue(reason)}, not a string`);
       return { outcome: 'denied', approver, denialReason: reason };
     }
-    return junk(`an object whose approved is ${shown(approved)}, not true or false`);
+    return junk(`an object whose approved is ${quoteValue(approved)}, not true or false`);
   } catch (error) {
     return { outcome: 'error', error };
   }
-}
-
-/** A value as a message shows it: its type, and a primitive's own text (cut to 40 characters). */
-function shown(value: unknown): string {
-  if (value === undefined || value === null) return String(value);
-  if (typeof value === 'object' || typeof value === 'function') return typeName(value) === 'an array' ? 'an array' : `a${typeof value === 'object' ? 'n object' : ' function'} (${Object.prototype.toString.call(value)})`;
-  const text = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : String(value);
-  return `the ${typeof value} ${text}`;
 }
 
 function junk(what: string): Answer {

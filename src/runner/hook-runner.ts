@@ -9,7 +9,8 @@ import type { HookDecision } from '../decisions.js';
 import type { Phase, ToolArgs, ToolHook } from '../hook.js';
 import { checkFailureMode, checkTimeout, createHookEntry } from './hook-entry.js';
 import { typeName } from '../internal/describe.js';
-import { RunnerCore, attachCore } from './core.js';
+import { RunnerCore } from './core.js';
+import { attachCore } from './registry.js';
 import type { HookRunnerOptions, RunOptions } from './options.js';
 import { checkRunCall, readRunnerOptions } from './options.js';
 import type { PhaseRequest } from './phase.js';
@@ -136,7 +137,7 @@ export class HookRunner<S = unknown> {
         callId: opts?.callId,
         attempt: opts?.attempt ?? 1,
         signal: opts?.signal,
-        isKnownTool: knownToolCheck(opts?.knownTools),
+        isRedirectTarget: redirectTargetCheck(opts?.knownTools),
       };
       return Promise.resolve(this.#core.run(request));
     } catch (error) {
@@ -145,7 +146,7 @@ export class HookRunner<S = unknown> {
   }
 }
 
-function knownToolCheck(known: RunOptions['knownTools']): ((tool: string) => boolean) | undefined {
+function redirectTargetCheck(known: RunOptions['knownTools']): ((tool: string) => boolean) | undefined {
   if (known === undefined) return undefined;
   if (Array.isArray(known)) return (tool) => (known as readonly string[]).includes(tool);
   return (tool) => (known as ReadonlySet<string>).has(tool);

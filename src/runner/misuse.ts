@@ -51,7 +51,7 @@ export function looksLikeHook(value: unknown): boolean {
 }
 
 /** A member that is a misspelling of a hook member, and the member meant. */
-export interface Misspelling {
+interface Misspelling {
   readonly member: string;
   readonly meant: string;
 }

@@ -47,7 +47,7 @@ export interface PhaseRequest {
   readonly attempt?: number;
   readonly signal?: AbortSignal | undefined;
   /** Whether a Redirect may name a tool; undefined accepts every target. */
-  readonly isKnownTool?: ((tool: string) => boolean) | undefined;
+  readonly isRedirectTarget?: ((tool: string) => boolean) | undefined;
   /** A flow's own check of a Skip's stub (runWithRetry needs a string or JSON). */
   readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
   /**
@@ -218,7 +218,7 @@ function abortTimedOut<S>(_run: PhaseRun<S>, entry: HookEntry<S>, ctx: Invocatio
 
 function verdictOf<S>(settled: Settled, hookName: string, run: PhaseRun<S>): Verdict {
   if (!settled.ok) return new HookFailed(settled.kind, settled.error);
-  // The request carries the rules themselves (toolName, isKnownTool, checkSkip): no object per hook.
+  // The request carries the rules themselves (toolName, isRedirectTarget, checkSkip): no object per hook.
   return checkDecision(settled.value, hookName, run.request);
 }
 

@@ -26,7 +26,7 @@ interface DecisionRules {
   readonly phase: Phase;
   readonly toolName: string;
   /** Whether a Redirect may name `tool`; undefined accepts every target. */
-  readonly isKnownTool?: ((tool: string) => boolean) | undefined;
+  readonly isRedirectTarget?: ((tool: string) => boolean) | undefined;
   /** A flow's own check of a Skip's stub: a problem description, or undefined when usable. */
   readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
 }
@@ -58,9 +58,9 @@ export function checkDecision(value: unknown, hookName: string, rules: DecisionR
     const problem = rules.checkSkip(decision);
     if (problem !== undefined) return invalid(`hook "${hookName}" returned a Skip whose ${problem}`);
   }
-  if (decision.kind === 'redirect' && decision.newTool !== undefined && rules.isKnownTool !== undefined) {
+  if (decision.kind === 'redirect' && decision.newTool !== undefined && rules.isRedirectTarget !== undefined) {
     const target = decision.newTool;
-    if (target !== rules.toolName && !rules.isKnownTool(target)) {
+    if (target !== rules.toolName && !rules.isRedirectTarget(target)) {
       return new HookFailed('invalid_redirect_target', new InvalidRedirectTargetError(target));
     }
   }

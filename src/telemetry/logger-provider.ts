@@ -30,7 +30,7 @@ export interface EmittingLoggerProvider {
 }
 
 /** What toolhooks uses of `@opentelemetry/api` 1.10's `logs`. */
-export interface LogsApi {
+interface LogsApi {
   getLoggerProvider(): EmittingLoggerProvider;
   disable(): void;
 }

@@ -91,7 +91,6 @@ export const ATTR_APPROVAL_APPROVER = 'toolhooks.approval.approver';
 export const ATTR_APPROVAL_EDITED = 'toolhooks.approval.edited';
 /** The approver's reason for a refusal, when it gave one (cut to `capture.maxLength`). */
 export const ATTR_APPROVAL_DENIAL_REASON = 'toolhooks.approval.denial_reason';
-export const APPROVAL_OUTCOMES = ['approved', 'denied', 'expired', 'error', 'no_approver', 'pending'] as const;
 
 // Metrics (OTel names; Prometheus names in the comments)
 /** Histogram, seconds → `gen_ai_execute_tool_duration_seconds`. */

@@ -1,12 +1,15 @@
 /**
  * The layering docs/architecture.md describes, checked against the code so the document cannot drift:
  * which folder of src/ may import which (runtime imports; `import type` is erased and may point
- * anywhere), and the homes that must stay single — reports go through telemetry/warn-once.ts only.
+ * anywhere), the homes that must stay single — reports go through telemetry/warn-once.ts only — and
+ * that an internal module exports only what another module or a test imports.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { unusedExports } from '../support/exports.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
@@ -88,5 +91,29 @@ describe('single homes', () => {
   it('nothing but telemetry/span.ts starts a span', () => {
     const starters = files.filter(({ text }) => /\.startSpan\(|\.startActiveSpan\(/.test(text.replace(/^\s*(\*|\/\/).*$/gm, '')));
     expect(starters.map(({ file }) => relative(SRC, file))).toEqual([join('telemetry', 'span.ts')]);
+  });
+});
+
+/**
+ * Exports for the framework adapters being written now (the approval hand-off's) or in an adapter folder
+ * its owner is changing: each is imported, or un-exported, when that work is merged. Nothing else may be
+ * listed here.
+ */
+const PENDING_UNEXPORT: readonly string[] = [];
+
+describe('exports', () => {
+  it('every export of an internal module is imported by another module or a test', () => {
+    expect(unusedExports(SRC, [fileURLToPath(new URL('../', import.meta.url))])).toEqual(PENDING_UNEXPORT);
+  });
+
+  it('the check finds an export nothing imports, and counts every way of importing', () => {
+    const dir = useTempDir('exports');
+    mkdirSync(join(dir, 'src', 'lib'), { recursive: true });
+    const write = (path: string, text: string): void => writeFileSync(join(dir, path), text);
+    write('src/index.ts', "export { used } from './lib/a.js';\nexport const surface = 1;\n");
+    write('src/lib/a.ts', 'export const used = 1;\nexport const unused = 2;\nexport interface Shape { a: number }\nexport type Alias = string;\n');
+    write('src/lib/b.ts', "import type { Shape } from './a.js';\nexport function lonely(shape: Shape): void { void shape; }\nexport type Q = import('./c.js').Named;\n");
+    write('src/lib/c.ts', 'export interface Named { n: number }\nexport class Hidden {}\n');
+    expect(unusedExports(join(dir, 'src'), [])).toEqual([join('lib', 'a.ts') + ': Alias', join('lib', 'a.ts') + ': unused', join('lib', 'b.ts') + ': Q', join('lib', 'b.ts') + ': lonely', join('lib', 'c.ts') + ': Hidden']);
   });
 });

@@ -81,7 +81,7 @@ describe('ask and replaceResult', () => {
 
   it("ask('') is a TypeError: an approver must be told why it is asked", () => {
     expect(() => ask('')).toThrow(TypeError);
-    expect(() => ask('')).toThrow(/ask\(reason\) must be a non-empty string .*got ""/);
+    expect(() => ask('')).toThrow(/ask\(reason\) must be a non-empty string .*got the string ""/);
     expect(() => ask('   ')).toThrow(/non-empty/);
     expect(() => ask(undefined as unknown as string)).toThrow(/ask\(reason\) must be a string, got undefined/);
     expect(() => ask('r', 'denied' as unknown as { deniedResult: unknown })).toThrow(/takes an options object \{ deniedResult \}, got a string|got string/);

@@ -11,7 +11,7 @@ import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, mapToolRecord, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import type { HeldBefore } from '../../flows/before-ahead.js';
 import { runBeforeAhead } from '../../flows/before-ahead.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
@@ -251,7 +251,7 @@ function callRunner<S>(settings: Settings<S>): CallRunner {
       state: settings.state as S,
       callId: call.toolCallId,
       toolDescription: runnable?.description,
-      isKnownTool: (tool: string) => settings.runnables.has(tool),
+      isRedirectTarget: (tool: string) => settings.runnables.has(tool),
     };
   };
   return {
@@ -262,7 +262,7 @@ function callRunner<S>(settings: Settings<S>): CallRunner {
     },
     ahead: (call, handoff) => runBeforeAhead({ ...spec(call), handoff }),
     record: (call, parts) =>
-      runToolCall<S>({ ...spec(call), ...parts, execute: notRun, resolveTool: () => notRun, ...settings.limits }),
+      runToolCall<S>({ ...spec(call), ...parts, execute: notRun, redirectExecutor: () => notRun, ...settings.limits }),
   };
 }
 
@@ -303,7 +303,7 @@ async function runCall<S>(
       args,
       state: settings.state as S,
       execute: executorOf(runnable),
-      ...namedTargets(runnables, executorOf),
+      ...redirectTargetsAmong(runnables, executorOf),
       callId: toolCallId,
       toolDescription: runnable.description,
       signal: abortSignal,

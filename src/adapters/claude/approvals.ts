@@ -81,7 +81,7 @@ export class DeferredApprovals {
 }
 
 /** The in-process state of a DeferredApprovals; the adapter reaches it through {@link deferredState}. */
-export class DeferredState {
+class DeferredState {
   readonly ledger: ApprovalLedger;
   readonly requests = new Map<string, DeferredApprovalRequest>();
   readonly responses = new Map<string, ApprovalResponse>();

@@ -7,8 +7,8 @@ import { isPlainObject } from '../../decisions.js';
 import type { Executor, HookAbortError, HookRunner, ToolArgs } from '../../index.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
-import { runnerCore } from '../../runner/core.js';
-import { redirectTargets } from '../shared.js';
+import { runnerCore } from '../../runner/registry.js';
+import { redirectTargetsSharing } from '../shared.js';
 import type { ApprovalMode } from './approvals.js';
 import type { AskedCalls } from './asked.js';
 import type { PendingCalls } from './pending.js';
@@ -57,7 +57,7 @@ export function callTool<S>(settings: Settings<S>, call: ClaudeCall, execute: Ex
     toolName: call.toolName,
     args: call.args,
     execute,
-    ...redirectTargets(call.toolName, () => settings.tools, execute),
+    ...redirectTargetsSharing(call.toolName, () => settings.tools, execute),
     state: settings.state?.value as S,
     callId: call.id,
     maxRetries: 0,

@@ -4,12 +4,14 @@
  * @internal
  */
 import { ToolMessage } from '@langchain/core/messages';
-import type { Executor, HookRunner, ToolArgs } from '../../index.js';
+import type { Approver, Executor, HookRunner, ToolArgs } from '../../index.js';
 import { isPlainObject } from '../../decisions.js';
+import type { ApprovalHandoff } from '../../flows/handoff.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import { runnerCore } from '../../runner/core.js';
+import { runnerCore } from '../../runner/registry.js';
 import type { CallLimits } from '../shared.js';
-import { redirectTargets, toText } from '../shared.js';
+import { redirectTargetsSharing, toText } from '../shared.js';
+import { isGraphInterrupt } from './approval.js';
 
 /** Runs one tool of the agent (the requested one or a redirect target) with the given args. */
 type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<unknown>;
@@ -25,8 +27,10 @@ interface LangChainCall<S> {
   readonly signal: AbortSignal | undefined;
   readonly limits: CallLimits;
   /** Names of the other tools a Redirect's `newTool` may name; read when a hook redirects. */
-  readonly knownTools: () => Iterable<string>;
+  readonly redirectTargetNames: () => Iterable<string>;
   readonly run: RunTool;
+  /** The middleware's way to ask (a LangGraph interrupt; absent: the runner's approver) and the hand-off. */
+  readonly approval: { readonly approver?: Approver | undefined; readonly handoff: ApprovalHandoff };
 }
 
 /**
@@ -51,19 +55,29 @@ export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown>
     args: call.args,
     state: call.state?.value as S,
     execute: executor,
-    ...redirectTargets(call.toolName, call.knownTools, executor),
+    ...redirectTargetsSharing(call.toolName, call.redirectTargetNames, executor),
     callId: call.callId,
     toolDescription: call.description,
     signal: call.signal,
     ...call.limits,
+    ...call.approval,
   });
   return last !== undefined && Object.is(result, last.message.content) ? last.message : result;
 }
 
-/** A ToolMessage for a result hooks produced (a stub): a string as is, anything else as JSON. */
-export function toToolMessage(result: unknown, toolCallId: string, toolName: string): unknown {
+/**
+ * The hand-off of a call whose Ask the runner's approver decides: only LangGraph's suspensions (an
+ * `interrupt()` in the tool, or in the approver), which end the call as `pending` and reach LangGraph.
+ */
+export const LANGGRAPH_SUSPENDS: { readonly handoff: ApprovalHandoff } = Object.freeze({ handoff: Object.freeze({ isSuspension: isGraphInterrupt }) });
+
+/**
+ * A ToolMessage for a result hooks produced (a stub, a replacement, a denial): a string as is,
+ * anything else as JSON. `status: 'error'` marks a call that did not run (a denied approval).
+ */
+export function toToolMessage(result: unknown, toolCallId: string, toolName: string, status?: 'error'): unknown {
   if (ToolMessage.isInstance(result) || isCommand(result)) return result;
-  return new ToolMessage({ content: toText(result), tool_call_id: toolCallId, name: toolName });
+  return new ToolMessage({ content: toText(result), tool_call_id: toolCallId, name: toolName, ...(status === undefined ? {} : { status }) });
 }
 
 /** LangGraph's Command (a tool's state update), recognised without loading LangGraph. */

@@ -8,10 +8,13 @@ import { createMiddleware } from 'langchain';
 import { typeName } from '../../internal/describe.js';
 import { HookAbortError } from '../../index.js';
 import type { HookRunner, ToolArgs } from '../../index.js';
+import { ApprovalLedger } from '../approval-ledger.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
-import { runHookedCall, toToolMessage } from './call.js';
-import { LearnedTargets } from './targets.js';
+import type { CallApproval } from './approval.js';
+import { interruptApproval, isGraphInterrupt } from './approval.js';
+import { LANGGRAPH_SUSPENDS, runHookedCall, toToolMessage } from './call.js';
+import { LearnedRedirectTargets } from './redirect-targets.js';
 import { describeTool, nameOf } from './tools.js';
 
 /**
@@ -38,6 +41,14 @@ export interface ToolhooksMiddlewareOptions<S = unknown> {
   maxRetries?: number;
   /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
   maxReexecutions?: number;
+  /**
+   * Who answers an Ask. `'runner'` (default): the runner's `approver`, inside the call.
+   * `'framework'`: LangGraph — the call raises an `interrupt()` whose value is a
+   * `ToolhooksApprovalInterrupt` (LangChain's human-in-the-loop request), the agent stops with
+   * it in `result.__interrupt__`, and the app resumes with `new Command({ resume })`
+   * (`ToolhooksApprovalResume`). The agent needs a checkpointer.
+   */
+  approvals?: 'runner' | 'framework';
 }
 
 type Handler = (request: ToolCallRequest) => Promise<ToolMessage | CommandLike> | ToolMessage | CommandLike;
@@ -51,7 +62,10 @@ type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall'
  *   it is, anything else as JSON) and the call's `tool_call_id`;
  * - Redirect: `newArgs` replace the args the tool runs with; `newTool` runs that tool of the agent;
  * - Abort (any phase): `agent.invoke()` rejects with the {@link HookAbortError};
- * - onError Skip: the stub goes to the model; onError / afterTool Redirect retry / re-execute.
+ * - onError Skip: the stub goes to the model; onError / afterTool Redirect retry / re-execute;
+ * - after_tool Replace: the model reads the replacement as the ToolMessage content;
+ * - Ask: decided by the runner's `approver` inside the call, or, with `approvals: 'framework'`, a
+ *   LangGraph interrupt the app resumes with `new Command({ resume })` (second example).
  *
  * Hooks see the call's args before LangChain validates them against the tool's schema; args that
  * fail it make the tool fail (`ToolInvocationError`), which LangChain turns into an error message
@@ -67,16 +81,33 @@ type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall'
  * const agent = createAgent({ model, tools: [search, readFile], middleware: [toolhooksMiddleware(runner)] });
  * await agent.invoke({ messages: [{ role: 'user', content: 'find the docs' }] });
  * ```
+ *
+ * @example
+ * ```ts
+ * import { Command, MemorySaver } from '@langchain/langgraph';
+ * import { ask } from 'toolhooks';
+ *
+ * const gate = new HookRunner([{ name: 'four-eyes', tools: ['transfer'], beforeTool: () => ask('needs a second person') }]);
+ * const agent = createAgent({ model, tools, middleware: [toolhooksMiddleware(gate, { approvals: 'framework' })], checkpointer: new MemorySaver() });
+ * const config = { configurable: { thread_id: 't1' } };
+ * const result = await agent.invoke({ messages }, config); // result.__interrupt__[0].value.toolhooks: the call waiting
+ * await agent.invoke(new Command({ resume: { approved: true } }), config); // or LangChain's { decisions: [{ type: 'approve' }] }
+ * ```
  */
 export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?: ToolhooksMiddlewareOptions<S>): AgentMiddleware {
   const where = 'toolhooksMiddleware';
   requireRunner(runner, where);
-  const raw = requireOptionsObject(options, where, ['state', 'tools', 'name', 'maxRetries', 'maxReexecutions']);
+  const raw = requireOptionsObject(options, where, ['state', 'tools', 'name', 'maxRetries', 'maxReexecutions', 'approvals']);
   const name = raw.name ?? 'toolhooks';
   if (typeof name !== 'string' || name === '') throw new TypeError(`${where}: options.name must be a non-empty string, got ${typeName(name)}`);
   const limits: CallLimits = readLimits(raw, where);
+  const approvals = raw.approvals ?? 'runner';
+  if (approvals !== 'runner' && approvals !== 'framework') {
+    throw new TypeError(`${where}: options.approvals must be 'runner' or 'framework', got ${typeof approvals === 'string' ? JSON.stringify(approvals) : typeName(approvals)}`);
+  }
+  const ledger = approvals === 'framework' ? new ApprovalLedger(where) : undefined;
   const state = 'state' in raw ? { value: raw.state as S } : undefined;
-  const learned = new LearnedTargets();
+  const learned = new LearnedRedirectTargets();
   let fixed: Map<string, object> | undefined;
   if (raw.tools !== undefined) {
     if (!Array.isArray(raw.tools)) throw new TypeError(`${where}: options.tools must be an array of LangChain tools, got ${typeName(raw.tools)}`);
@@ -99,10 +130,12 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
           },
         }),
     wrapToolCall: async (request, handler) => {
+      const approval: CallApproval = {};
       try {
-        return await wrapCall(request, handler as Handler, { runner, state, limits, known: targets(request.toolCall.id) });
+        return await wrapCall(request, handler as Handler, { runner, state, limits, known: targets(request.toolCall.id), ledger, approval });
       } finally {
-        learned.forget(request.toolCall.id);
+        // An interrupted call runs again when resumed (the model is not asked again): keep its targets.
+        if (approval.suspended !== true) learned.forget(request.toolCall.id);
       }
     },
   });
@@ -113,6 +146,9 @@ interface MiddlewareSettings<S> {
   readonly state: { readonly value: S } | undefined;
   readonly limits: CallLimits;
   readonly known: ReadonlyMap<string, object>;
+  /** Set with `approvals: 'framework'`: the middleware's approvals, and what this call's approver learns. */
+  readonly ledger: ApprovalLedger | undefined;
+  readonly approval: CallApproval;
 }
 
 async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings: MiddlewareSettings<S>): Promise<ToolMessage | CommandLike> {
@@ -133,11 +169,20 @@ async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings:
       description: describeTool(request.tool),
       signal: request.runtime?.signal,
       limits: settings.limits,
-      knownTools: () => settings.known.keys(),
+      redirectTargetNames: () => settings.known.keys(),
       run: runTool,
+      approval: settings.ledger === undefined ? LANGGRAPH_SUSPENDS : interruptApproval(request, settings.ledger, settings.approval),
     });
-    return toToolMessage(result, callId, toolCall.name) as ToolMessage | CommandLike;
+    const { alreadyResolved, denied } = settings.approval;
+    if (alreadyResolved !== undefined) return toToolMessage(alreadyResolved, callId, toolCall.name, 'error') as ToolMessage;
+    return toToolMessage(result, callId, toolCall.name, denied === true ? 'error' : undefined) as ToolMessage | CommandLike;
   } catch (error) {
+    // LangGraph's interrupt (ours, or the tool's): the call waits for the app's `Command({ resume })`.
+    if (isGraphInterrupt(error)) {
+      settings.approval.suspended = true;
+      settings.approval.rearm?.();
+      throw error;
+    }
     if (error instanceof HookAbortError) {
       // LangChain wraps what a middleware throws in a MiddlewareError but passes on, untouched, what
       // its handler throws: raising the abort from below makes agent.invoke() reject with it as is.

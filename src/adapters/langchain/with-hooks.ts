@@ -7,7 +7,7 @@ import { isPlainObject } from '../../decisions.js';
 import type { HookRunner, ToolArgs } from '../../index.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
-import { runHookedCall, toToolMessage } from './call.js';
+import { LANGGRAPH_SUSPENDS, runHookedCall, toToolMessage } from './call.js';
 import { describeTool, nameOf } from './tools.js';
 
 /**
@@ -123,8 +123,9 @@ async function invokeHooked<S>(name: string, tool: object, input: unknown, confi
     description: describeTool(tool),
     signal,
     limits: settings.limits,
-    knownTools: () => settings.originals.keys(),
+    redirectTargetNames: () => settings.originals.keys(),
     run,
+    approval: LANGGRAPH_SUSPENDS,
   });
   return toolCall === undefined ? result : toToolMessage(result, callId ?? '', name);
 }

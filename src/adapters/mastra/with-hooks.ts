@@ -11,7 +11,7 @@ import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, mapToolRecord, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 
 /**
  * Options of {@link withHooks}.
@@ -124,7 +124,7 @@ function hookedExecute<S>(name: string, runnable: Runnable, settings: Settings<S
       args,
       state: settings.state as S,
       execute: executorOf(runnable),
-      ...namedTargets(settings.runnables, executorOf),
+      ...redirectTargetsAmong(settings.runnables, executorOf),
       callId: toolCallIdOf(context),
       toolDescription: runnable.description,
       signal: signalOf(context),

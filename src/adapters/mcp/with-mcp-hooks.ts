@@ -2,7 +2,7 @@
  * withMcpHooks: an MCP client whose `callTool` runs through executeTool, so hook decisions take
  * effect on MCP tool calls and every call gets its `execute_tool mcp__<server>__<tool>` span.
  */
-import { typeName } from '../../internal/describe.js';
+import { quoteValue, typeName } from '../../internal/describe.js';
 import { rejectUnknownOptions } from '../../internal/validate.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
@@ -140,7 +140,7 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
   if (typeof server !== 'string' || !SERVER_NAME.test(server)) {
     throw new TypeError(
       `${where}: options.server must be the server's name in mcp__<server>__<tool> (letters, digits, '-' and single '_'), got ${
-        typeof server === 'string' ? JSON.stringify(server) : typeName(server)
+        quoteValue(server)
       }`,
     );
   }
@@ -269,11 +269,11 @@ async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest:
       args,
       state: context.state as S,
       execute,
-      resolveTool: (target) => {
+      redirectExecutor: (target) => {
         const serverName = serverNameOf(target);
         return serverName === undefined ? undefined : serverName === name ? execute : executorFor(serverName);
       },
-      isKnownTool: (target) => serverNameOf(target) !== undefined,
+      isRedirectTarget: (target) => serverNameOf(target) !== undefined,
       toolDescription: context.known.get(name),
       attributes: callAttributes(context.client),
       signal,

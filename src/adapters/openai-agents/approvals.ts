@@ -43,7 +43,7 @@ export class FrameworkApprovals {
 }
 
 /** The SDK's decision for a call in its run context: true approved, false rejected, undefined none. */
-export function approvalOf(runContext: unknown, toolName: string, callId: string): boolean | undefined {
+function approvalOf(runContext: unknown, toolName: string, callId: string): boolean | undefined {
   if (runContext === null || typeof runContext !== 'object') return undefined;
   try {
     const isToolApproved = (runContext as { isToolApproved?: unknown }).isToolApproved;

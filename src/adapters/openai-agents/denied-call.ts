@@ -11,7 +11,7 @@ import { ToolCall } from '../../flows/tool-call.js';
 import { ATTR_APPROVAL_OUTCOME } from '../../telemetry/semconv.js';
 
 /** A rejected call: its tool, the call id (its approval id), and the span that asked, when this process asked. */
-export interface DeniedCall {
+interface DeniedCall {
   readonly toolName: string;
   readonly callId: string;
   readonly askedIn: SpanContext | undefined;

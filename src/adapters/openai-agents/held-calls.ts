@@ -21,7 +21,7 @@ export interface Invocation {
  * answered false; only its input guardrails (which may reject the call) or a cancelled run come in
  * between, and then no invocation comes at all: the call ends `failed` with a {@link NotInvokedError}.
  */
-export const HELD_CALL_TIMEOUT_MS = 60_000;
+const HELD_CALL_TIMEOUT_MS = 60_000;
 
 /** The SDK never invoked a tool whose `needsApproval` answered false (an input guardrail rejected it, the run stopped). */
 export class NotInvokedError extends Error {
@@ -32,7 +32,7 @@ export class NotInvokedError extends Error {
 }
 
 /** Work a call's executor gives the SDK's invocation: running a tool's own `invoke` with it. */
-export type Work = (invocation: Invocation) => Promise<unknown>;
+type Work = (invocation: Invocation) => Promise<unknown>;
 
 /** How a call's executor has its work done: at once (a call invoke started), or in the invocation to come (a held call). */
 export type Perform = (work: Work) => Promise<unknown>;
@@ -106,7 +106,7 @@ class HeldCall {
 }
 
 /** Starts a call's flow with the hand-off and the way its executor has its work done. */
-export type StartHeld = (handoff: ApprovalHandoff, perform: Perform) => Promise<unknown>;
+type StartHeld = (handoff: ApprovalHandoff, perform: Perform) => Promise<unknown>;
 
 /** The held calls of one `withHooks`, by call id. */
 export class HeldCalls {

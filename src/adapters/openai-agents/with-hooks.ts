@@ -10,7 +10,7 @@ import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, namedTargets, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
@@ -61,7 +61,7 @@ export interface WithHooksOptions<S = unknown> {
 export type ApprovalsMode = 'runner' | 'framework';
 
 /** The versions whose function tools this adapter knows (their shape is checked when wrapping). */
-export const SUPPORTED_AGENTS_RANGE = '@openai/agents >=0.20.0 <0.21';
+const SUPPORTED_AGENTS_RANGE = '@openai/agents >=0.20.0 <0.21';
 
 type Invoke = (runContext: unknown, input: string, details?: unknown) => Promise<unknown>;
 type NeedsApproval = (runContext: unknown, input: unknown, callId?: string) => Promise<boolean>;
@@ -261,7 +261,7 @@ function runCall<S>(
     args,
     state: settings.state as S,
     execute: executorOf(parts),
-    ...namedTargets(settings.tools, executorOf),
+    ...redirectTargetsAmong(settings.tools, executorOf),
     callId,
     toolDescription: parts.description,
     signal,

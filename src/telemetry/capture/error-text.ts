@@ -13,10 +13,10 @@ import { REDACTED } from './redaction.js';
 import { isHighSurrogate, isLowSurrogate, truncatedMarker } from './truncate.js';
 
 /** What telemetry records of an error (the public {@link RecordedError}). */
-export type ErrorDescription = RecordedError;
+type ErrorDescription = RecordedError;
 
 /** Shorter values are not scrubbed: they carry little, and replacing them would garble every message. */
-export const MIN_SCRUBBED_LENGTH = 3;
+const MIN_SCRUBBED_LENGTH = 3;
 /** More argument values than this, or deeper nesting, and the message is withheld rather than half-scrubbed. */
 const MAX_VALUES = 1000;
 const MAX_DEPTH = 12;
@@ -24,10 +24,10 @@ const MAX_DEPTH = 12;
 const MAX_OCCURRENCES = 64;
 
 /** What replaces a message that could not be scrubbed within the bounds above. */
-export const WITHHELD = '[message withheld: it may contain tool arguments]';
+const WITHHELD = '[message withheld: it may contain tool arguments]';
 
 /** How the capture options decide what is scrubbed. */
-export interface ScrubPolicy {
+interface ScrubPolicy {
   /** With capture of arguments off, every argument value is scrubbed; with it on, those under redacted keys. */
   readonly args: boolean;
   readonly maxLength: number;

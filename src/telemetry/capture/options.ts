@@ -3,7 +3,7 @@
  * flows record of tool arguments and results, and the functions that make values safe to record.
  * See docs/capture.md.
  */
-import { errorMessage } from '../../internal/describe.js';
+import { errorMessage, quoteValue } from '../../internal/describe.js';
 import { rejectUnknownOptions } from '../../internal/validate.js';
 import { serializeBounded } from './bounded-json.js';
 import { ErrorScrubber } from './error-text.js';
@@ -110,16 +110,16 @@ const OPTION_NAMES: readonly string[] = ['args', 'results', 'maxLength', 'redact
 function readBoolean(options: CaptureOptions, name: 'args' | 'results'): boolean {
   const value: unknown = options[name];
   if (value === undefined) return false;
-  if (typeof value !== 'boolean') throw new TypeError(`capture.${name} must be a boolean, got ${typeof value}`);
+  if (typeof value !== 'boolean') throw new TypeError(`capture.${name} must be a boolean, got ${quoteValue(value)}`);
   return value;
 }
 
 function readMaxLength(options: CaptureOptions): number {
   const value: unknown = options.maxLength;
   if (value === undefined) return DEFAULT_MAX_LENGTH;
-  if (typeof value !== 'number') throw new TypeError(`capture.maxLength must be a number, got ${typeof value}`);
+  if (typeof value !== 'number') throw new TypeError(`capture.maxLength must be a number, got ${quoteValue(value)}`);
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`capture.maxLength must be a positive integer, got ${String(value)}`);
+    throw new RangeError(`capture.maxLength must be a positive integer, got ${quoteValue(value)}`);
   }
   return value;
 }
@@ -138,7 +138,7 @@ function readRedactKeys(options: CaptureOptions): readonly (string | RegExp)[] {
     } else if (entry instanceof RegExp) {
       keys.push(entry);
     } else {
-      throw new TypeError(`capture.redactKeys[${index}] must be a string or a RegExp, got ${entry === null ? 'null' : typeof entry}`);
+      throw new TypeError(`capture.redactKeys[${index}] must be a string or a RegExp, got ${quoteValue(entry)}`);
     }
   });
   return keys;

@@ -49,7 +49,7 @@ const DEFAULT_REDACT_PATTERNS: readonly string[] = Object.freeze([
  * DEFAULT_REDACT_WORDS.includes('auth'); // true: basicAuth, x-auth; not author
  * ```
  */
-export const DEFAULT_REDACT_WORDS: readonly string[] = Object.freeze(['auth', 'oauth', 'dsn', 'otp', 'totp', 'mfa', 'pin', 'ssn']);
+const DEFAULT_REDACT_WORDS: readonly string[] = Object.freeze(['auth', 'oauth', 'dsn', 'otp', 'totp', 'mfa', 'pin', 'ssn']);
 
 const WORDS = new Set(DEFAULT_REDACT_WORDS);
 const LONGEST_WORD = Math.max(...DEFAULT_REDACT_WORDS.map((word) => word.length));

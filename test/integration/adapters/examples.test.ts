@@ -19,6 +19,22 @@ describe('examples/langchain-agent.ts', () => {
   }, 60_000);
 });
 
+describe('examples/langchain-approval.ts', () => {
+  it('stops with the interrupts, resumes with HITL decisions (one approved, one rejected), refuses the replayed answer', () => {
+    const output = runExample('langchain-approval');
+    expect(output).toContain('Waiting for approval: 2 call(s)');
+    expect(output).toContain('call_1 transfer {"to":"landlord","amount":900}: transfers over 100 EUR need a second person');
+    expect(output).toContain('call_1 (success): sent 900 EUR to landlord');
+    expect(output).toContain('call_2 (error): Tool call denied: payee not on the list');
+    expect(output).toContain('Replayed call_1: approval call_1 was already resolved; the tool does not run again');
+    expect(output.match(/Warning: .*approval "call_1" was already resolved/g)).toHaveLength(1);
+    expect(output).toMatch(/execute_tool transfer .*id=call_1 .*outcome=pending/);
+    expect(output).toMatch(/execute_tool transfer .*id=call_1 .*outcome=completed\n(.*\n)*?├─ \S+ approval: approved/);
+    expect(output).toMatch(/execute_tool transfer .*id=call_2 .*outcome=denied/);
+    expect(output.match(/sent 900 EUR/g)).toHaveLength(1);
+  }, 60_000);
+});
+
 describe('examples/claude-approval.ts', () => {
   it('defers the asked call, resumes it approved by alice, and the model reads the replaced key', () => {
     const output = runExample('claude-approval');

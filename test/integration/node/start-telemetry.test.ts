@@ -76,18 +76,18 @@ afterEach(async () => {
 
 describe('startTelemetry: bad input', () => {
   it.each([
-    [{ endpoint: 'not a url' }, 'options.endpoint must be an http(s) URL such as "http://localhost:4318", got "not a url"'],
-    [{ endpoint: 'localhost:4318' }, 'options.endpoint must be an http(s) URL such as "http://localhost:4318", got "localhost:4318"'],
-    [{ endpoint: 'ftp://collector:4318' }, 'got "ftp://collector:4318"'],
-    [{ protocol: 'http/xml' }, 'options.protocol must be "http/protobuf" or "http/json", got "http/xml"'],
+    [{ endpoint: 'not a url' }, 'options.endpoint must be an http(s) URL such as "http://localhost:4318", got the string "not a url"'],
+    [{ endpoint: 'localhost:4318' }, 'options.endpoint must be an http(s) URL such as "http://localhost:4318", got the string "localhost:4318"'],
+    [{ endpoint: 'ftp://collector:4318' }, 'got the string "ftp://collector:4318"'],
+    [{ protocol: 'http/xml' }, 'options.protocol must be "http/protobuf" or "http/json", got the string "http/xml"'],
     [{ protocol: 'grpc' }, 'options.protocol=grpc is not supported'],
     [{ prometheus: { port: 0 } }, 'options.prometheus.port must be an integer from 1 to 65535, got 0'],
-    [{ prometheus: { port: '9464' } }, 'options.prometheus.port must be an integer from 1 to 65535, got "9464"'],
-    [{ prometheus: { port: 9464, host: '' } }, 'options.prometheus.host must be a host name or IP address, got ""'],
-    [{ console: 'yes' }, 'options.console must be true, false or "tree", got "yes"'],
-    [{ serviceName: '' }, 'options.serviceName must be a non-empty string, got ""'],
+    [{ prometheus: { port: '9464' } }, 'options.prometheus.port must be an integer from 1 to 65535, got the string "9464"'],
+    [{ prometheus: { port: 9464, host: '' } }, 'options.prometheus.host must be a host name or IP address, got the string ""'],
+    [{ console: 'yes' }, 'options.console must be true, false or "tree", got the string "yes"'],
+    [{ serviceName: '' }, 'options.serviceName must be a non-empty string, got the string ""'],
     [{ metricExportIntervalMillis: -5 }, 'options.metricExportIntervalMillis must be a positive number of milliseconds, got -5'],
-    [{ headers: { 'x-key': 42 } }, 'options.headers must be an object of string header values'],
+    [{ headers: { 'x-key': 42 } }, 'options.headers["x-key"] must be a string, got 42'],
     [{ shutdownTimeoutMillis: 0 }, 'options.shutdownTimeoutMillis must be a positive number of milliseconds, got 0'],
   ])('rejects %j naming the option and the value', (options, message) => {
     expect(() => startTelemetry(options as never)).toThrow(message);
@@ -95,11 +95,11 @@ describe('startTelemetry: bad input', () => {
   });
 
   it.each([
-    ['OTEL_EXPORTER_OTLP_PROTOCOL', 'http/xml', 'OTEL_EXPORTER_OTLP_PROTOCOL must be "http/protobuf" or "http/json", got "http/xml"'],
-    ['OTEL_EXPORTER_OTLP_LOGS_PROTOCOL', 'thrift', 'OTEL_EXPORTER_OTLP_LOGS_PROTOCOL must be "http/protobuf" or "http/json", got "thrift"'],
+    ['OTEL_EXPORTER_OTLP_PROTOCOL', 'http/xml', 'OTEL_EXPORTER_OTLP_PROTOCOL must be "http/protobuf" or "http/json", got the string "http/xml"'],
+    ['OTEL_EXPORTER_OTLP_LOGS_PROTOCOL', 'thrift', 'OTEL_EXPORTER_OTLP_LOGS_PROTOCOL must be "http/protobuf" or "http/json", got the string "thrift"'],
     ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc', 'OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported'],
-    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318', 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "collector:4318"'],
-    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'nope', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL, got "nope"'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318', 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got the string "collector:4318"'],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'nope', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL, got the string "nope"'],
   ])('rejects %s=%s naming the variable and the value', (name, value, message) => {
     vi.stubEnv(name, value);
     expect(() => startTelemetry()).toThrow(message);

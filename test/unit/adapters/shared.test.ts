@@ -1,7 +1,7 @@
 /** What every framework adapter checks and converts the same way: the runner, its options, values as text. */
 import { describe, expect, it, vi } from 'vitest';
 import { HookRunner } from '../../../src/index.js';
-import { isAsyncIterable, readLimits, redirectTargets, requireOptionsObject, requireRunner, toText } from '../../../src/adapters/shared.js';
+import { isAsyncIterable, readLimits, redirectTargetsAmong, redirectTargetsSharing, requireOptionsObject, requireRunner, toText } from '../../../src/adapters/shared.js';
 
 describe('requireRunner', () => {
   it('accepts a HookRunner and names runner in what it rejects', () => {
@@ -49,15 +49,27 @@ describe('isAsyncIterable', () => {
   });
 });
 
-describe('redirectTargets', () => {
+describe('redirectTargetsAmong', () => {
+  it('knows the wrapped tools by name, and runs the named one through its own executor', () => {
+    const tools = new Map([['search', { run: async (): Promise<string> => 'found' }]]);
+    const executorOf = vi.fn((tool: { run: () => Promise<string> }) => tool.run);
+    const targets = redirectTargetsAmong(tools, executorOf);
+    expect([targets.isRedirectTarget('search'), targets.isRedirectTarget('rm')]).toEqual([true, false]);
+    expect(executorOf).not.toHaveBeenCalled();
+    expect(targets.redirectExecutor('search')).toBe(tools.get('search')?.run);
+    expect(targets.redirectExecutor('rm')).toBeUndefined();
+  });
+});
+
+describe('redirectTargetsSharing', () => {
   it("knows the agent's other tools, not the tool itself, and lists the names once", () => {
     const names = vi.fn(() => ['search', 'fetch', 'shell']);
     const executor = async (): Promise<string> => 'ran';
-    const targets = redirectTargets('shell', names, executor);
+    const targets = redirectTargetsSharing('shell', names, executor);
     expect(names).not.toHaveBeenCalled();
-    expect([targets.isKnownTool('search'), targets.isKnownTool('shell'), targets.isKnownTool('rm')]).toEqual([true, false, false]);
-    expect(targets.resolveTool('fetch')).toBe(executor);
-    expect(targets.resolveTool('rm')).toBeUndefined();
+    expect([targets.isRedirectTarget('search'), targets.isRedirectTarget('shell'), targets.isRedirectTarget('rm')]).toEqual([true, false, false]);
+    expect(targets.redirectExecutor('fetch')).toBe(executor);
+    expect(targets.redirectExecutor('rm')).toBeUndefined();
     expect(names).toHaveBeenCalledOnce();
   });
 });

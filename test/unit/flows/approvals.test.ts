@@ -40,7 +40,7 @@ import {
 } from '../../../src/telemetry/semconv.js';
 import type { CallPlan } from '../../../src/flows/execute-tool.js';
 import { runToolCall } from '../../../src/flows/execute-tool.js';
-import { runnerCore } from '../../../src/runner/core.js';
+import { runnerCore } from '../../../src/runner/registry.js';
 import { createTestTracing, eventsOf } from '../../support/tracing.js';
 
 const tracing = createTestTracing();
@@ -451,7 +451,7 @@ describe('an adapter’s own approver', () => {
       args: {},
       state: undefined,
       execute: () => 'sent',
-      resolveTool: () => undefined,
+      redirectExecutor: () => undefined,
       maxReexecutions: 0,
       maxRetries: 0,
     };

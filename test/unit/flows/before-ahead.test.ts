@@ -11,7 +11,7 @@ import type { CallPlan } from '../../../src/flows/execute-tool.js';
 import { runToolCall } from '../../../src/flows/execute-tool.js';
 import type { CallSpec } from '../../../src/flows/call-spec.js';
 import { isPendingBefore, runBeforeAhead } from '../../../src/flows/before-ahead.js';
-import { runnerCore } from '../../../src/runner/core.js';
+import { runnerCore } from '../../../src/runner/registry.js';
 import { createTestTracing } from '../../support/tracing.js';
 
 const tracing = createTestTracing();
@@ -21,7 +21,7 @@ function setup(hook: ToolHook) {
   const runner = new HookRunner({ hooks: [hook], tracer: tracing.tracer });
   const execute = vi.fn((args: Record<string, unknown>) => `read ${String(args.path)}`);
   const spec: CallSpec<unknown> = { core: runnerCore(runner, 'test'), toolName: 'read_file', args: { path: '/a' }, state: undefined, callId: 'call_1' };
-  const plan = (extra: Partial<CallPlan<unknown>>): CallPlan<unknown> => ({ ...spec, execute, resolveTool: () => undefined, maxRetries: 0, maxReexecutions: 0, ...extra });
+  const plan = (extra: Partial<CallPlan<unknown>>): CallPlan<unknown> => ({ ...spec, execute, redirectExecutor: () => undefined, maxRetries: 0, maxReexecutions: 0, ...extra });
   return { spec, plan, execute };
 }
 

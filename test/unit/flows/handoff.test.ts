@@ -3,9 +3,10 @@
  * the tool; the continuation carries the framework's answer, its id, and a link to the asking span; a
  * framework that suspends by throwing gets its error back; the ledger refuses a second resolution.
  */
+import { SpanStatusCode } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalEvent, ToolEvent, ToolHook, ToolHookEvent } from '../../../src/index.js';
-import { HookRunner, ask, replaceResult } from '../../../src/index.js';
+import { HookRunner, ask, replaceResult, skip } from '../../../src/index.js';
 import {
   ATTR_APPROVAL_ID,
   ATTR_APPROVAL_OUTCOME,
@@ -20,7 +21,7 @@ import type { CallPlan } from '../../../src/flows/execute-tool.js';
 import { runToolCall } from '../../../src/flows/execute-tool.js';
 import type { ApprovalHandoff, PendingApproval } from '../../../src/flows/handoff.js';
 import { ApprovalLedger } from '../../../src/adapters/approval-ledger.js';
-import { runnerCore } from '../../../src/runner/core.js';
+import { runnerCore } from '../../../src/runner/registry.js';
 import { createTestTracing } from '../../support/tracing.js';
 
 const tracing = createTestTracing();
@@ -40,7 +41,7 @@ function setup(hooks: ToolHook[], approver = vi.fn(() => ({ approved: true as co
     state: undefined,
     callId: 'call_1',
     execute,
-    resolveTool: () => undefined,
+    redirectExecutor: () => undefined,
     maxReexecutions: 0,
     maxRetries: 0,
     handoff,
@@ -137,6 +138,31 @@ describe('a framework that suspends by throwing', () => {
     const root = tracing.onlySpan('execute_tool send_email');
     expect(root.attributes).toMatchObject({ [ATTR_OUTCOME]: 'pending', [ATTR_APPROVAL_OUTCOME]: 'pending' });
     expect(root.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
+  });
+
+  it('a suspension thrown by the tool itself: the call ends as pending, no on_error, the error is rethrown', async () => {
+    const onError = vi.fn(() => skip('swallowed', 'stub'));
+    const afterTool = vi.fn();
+    const { plan } = setup([{ name: 'recover', onError, afterTool }]);
+    const interrupt = new Interrupt('the tool asks a person');
+    const execute = vi.fn(async () => {
+      await Promise.resolve();
+      throw interrupt;
+    });
+    await expect(runToolCall({ ...plan({ isSuspension: (error) => error instanceof Interrupt }), execute })).rejects.toBe(interrupt);
+    expect(onError).not.toHaveBeenCalled();
+    expect(afterTool).not.toHaveBeenCalled();
+    const root = tracing.onlySpan('execute_tool send_email');
+    expect(root.attributes).toMatchObject({ [ATTR_OUTCOME]: 'pending' });
+    expect(root.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
+    expect(tracing.onlySpan(SPAN_EXECUTE).status.code).toBe(SpanStatusCode.UNSET);
+    // Any other error the tool throws is a failure as always.
+    tracing.reset();
+    const failing = vi.fn(() => {
+      throw new RangeError('boom');
+    });
+    expect(await runToolCall({ ...plan({ isSuspension: (error) => error instanceof Interrupt }), execute: failing })).toBe('stub');
+    expect(onError).toHaveBeenCalledTimes(1);
   });
 
   it('still fails closed on any other error the approver throws', async () => {

@@ -69,7 +69,7 @@ describe('planSignal', () => {
 
   it('fails loudly on an endpoint variable that is not an http(s) URL, even when the option overrides it', () => {
     withEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' });
-    expect(() => planSignal('traces', 'http://ok:4318', undefined)).toThrow('startTelemetry: OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "collector:4318"');
+    expect(() => planSignal('traces', 'http://ok:4318', undefined)).toThrow('startTelemetry: OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got the string "collector:4318"');
   });
 });
 
@@ -77,7 +77,7 @@ describe('checkProtocol', () => {
   it('accepts the two OTLP/HTTP encodings and explains that gRPC is not one', () => {
     expect(checkProtocol('options.protocol', 'http/json')).toBe('http/json');
     expect(() => checkProtocol('OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc')).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported.*http\/protobuf \(port 4318\)/);
-    expect(() => checkProtocol('options.protocol', 'http')).toThrow('startTelemetry: options.protocol must be "http/protobuf" or "http/json", got "http"');
+    expect(() => checkProtocol('options.protocol', 'http')).toThrow('startTelemetry: options.protocol must be "http/protobuf" or "http/json", got the string "http"');
   });
 });
 

@@ -36,14 +36,20 @@ describe('checkOptions', () => {
     expect(checked.headers).not.toBe(headers);
   });
 
+  it('names the one header that is not a string, never quoting the others (a token)', () => {
+    const attempt = (): unknown => check({ headers: { authorization: 'Bearer s3cret-token', 'x-retries': 3 } });
+    expect(attempt).toThrow('startTelemetry: options.headers["x-retries"] must be a string, got 3');
+    expect(attempt).not.toThrow(/s3cret/);
+  });
+
   it('names the option and quotes the value it rejects', () => {
-    expect(() => check({ serviceName: ' ' })).toThrow('startTelemetry: options.serviceName must be a non-empty string, got " "');
-    expect(() => check({ endpoint: 'localhost:4318' })).toThrow(/options\.endpoint must be an http\(s\) URL such as "http:\/\/localhost:4318", got "localhost:4318"/);
-    expect(() => check({ headers: { a: 1 } })).toThrow('startTelemetry: options.headers must be an object of string header values, got {"a":1}');
-    expect(() => check({ console: 'pretty' })).toThrow('startTelemetry: options.console must be true, false or "tree", got "pretty"');
+    expect(() => check({ serviceName: ' ' })).toThrow('startTelemetry: options.serviceName must be a non-empty string, got the string " "');
+    expect(() => check({ endpoint: 'localhost:4318' })).toThrow(/options\.endpoint must be an http\(s\) URL such as "http:\/\/localhost:4318", got the string "localhost:4318"/);
+    expect(() => check({ headers: { a: 1 } })).toThrow('startTelemetry: options.headers["a"] must be a string, got 1');
+    expect(() => check({ console: 'pretty' })).toThrow('startTelemetry: options.console must be true, false or "tree", got the string "pretty"');
     expect(() => check({ prometheus: { port: 70_000 } })).toThrow('startTelemetry: options.prometheus.port must be an integer from 1 to 65535, got 70000');
     expect(() => check({ prometheus: { port: 9464, host: '' } })).toThrow(/options\.prometheus\.host must be a host name or IP address/);
-    expect(() => check({ metricExportIntervalMillis: '1000' })).toThrow('startTelemetry: options.metricExportIntervalMillis must be a positive number of milliseconds, got "1000"');
+    expect(() => check({ metricExportIntervalMillis: '1000' })).toThrow('startTelemetry: options.metricExportIntervalMillis must be a positive number of milliseconds, got the string "1000"');
     expect(() => check({ shutdownTimeoutMillis: 0 })).toThrow(/options\.shutdownTimeoutMillis must be a positive number/);
     expect(() => check({ shutdownTimeoutMillis: 2 ** 40 })).toThrow(/shutdownTimeoutMillis/);
     expect(() => check(null)).toThrow('startTelemetry: options must be an object, got null');

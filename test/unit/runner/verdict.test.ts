@@ -8,7 +8,7 @@ import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../../../s
 import { HookFailed, checkDecision } from '../../../src/runner/verdict.js';
 
 type Rules = Parameters<typeof checkDecision>[2];
-const open: Rules = { phase: 'before_tool', toolName: 'search', isKnownTool: undefined, checkSkip: undefined };
+const open: Rules = { phase: 'before_tool', toolName: 'search', isRedirectTarget: undefined, checkSkip: undefined };
 
 function failure(value: unknown, rules: Rules = open): HookFailed {
   const verdict = checkDecision(value, 'policy', rules);
@@ -61,7 +61,7 @@ describe('checkDecision', () => {
   });
 
   it('fails a Redirect to a tool the flow does not know with invalid_redirect_target', () => {
-    const rules = { ...open, isKnownTool: (tool: string) => tool === 'safe_search' };
+    const rules = { ...open, isRedirectTarget: (tool: string) => tool === 'safe_search' };
     const failed = failure(redirect({ newTool: 'rm_rf' }), rules);
     expect(failed.kind).toBe('invalid_redirect_target');
     expect(failed.error).toBeInstanceOf(InvalidRedirectTargetError);
@@ -69,7 +69,7 @@ describe('checkDecision', () => {
   });
 
   it('accepts a Redirect to a known tool, to the requested tool itself, and to any tool when none are listed', () => {
-    const rules = { ...open, isKnownTool: (tool: string) => tool === 'safe_search' };
+    const rules = { ...open, isRedirectTarget: (tool: string) => tool === 'safe_search' };
     expect(checkDecision(redirect({ newTool: 'safe_search' }), 'policy', rules)).toMatchObject({ kind: 'redirect' });
     expect(checkDecision(redirect({ newTool: 'search', newArgs: { q: 'x' } }), 'policy', rules)).toMatchObject({ kind: 'redirect' });
     expect(checkDecision(redirect({ newTool: 'anything' }), 'policy', open)).toMatchObject({ kind: 'redirect' });

@@ -34,7 +34,7 @@ describe('resolveCapture options', () => {
     [{ maxLength: Number.NaN }, RangeError, 'capture.maxLength must be a positive integer'],
     [{ maxLength: Number.POSITIVE_INFINITY }, RangeError, 'capture.maxLength must be a positive integer'],
     [{ redactKeys: 'password' }, TypeError, 'capture.redactKeys must be an array'],
-    [{ redactKeys: ['ok', 42] }, TypeError, 'capture.redactKeys[1] must be a string or a RegExp, got number'],
+    [{ redactKeys: ['ok', 42] }, TypeError, 'capture.redactKeys[1] must be a string or a RegExp, got 42'],
     [{ redactKeys: [null] }, TypeError, 'capture.redactKeys[0] must be a string or a RegExp, got null'],
     [{ redactKeys: [''] }, RangeError, 'capture.redactKeys[0] is an empty string'],
     [{ redactkeys: ['ssn'] }, TypeError, 'capture: unknown option "redactkeys"; did you mean "redactKeys"?'],

@@ -24,7 +24,7 @@ function toolsByName(tools: readonly unknown[]): Map<string, object> {
 }
 
 /** What one middleware learned from its agents' model calls. */
-export class LearnedTargets {
+export class LearnedRedirectTargets {
   readonly #byCallId = new Map<string, ReadonlyMap<string, object>>();
 
   /** Remembers the tools a model call offered, for each tool call its response asks for. */

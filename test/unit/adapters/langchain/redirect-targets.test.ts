@@ -1,13 +1,13 @@
-/** LearnedTargets: which agent's tools a tool call may be redirected to, remembered per tool call id. */
+/** LearnedRedirectTargets: which agent's tools a tool call may be redirected to, remembered per tool call id. */
 import { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { LearnedTargets } from '../../../../src/adapters/langchain/targets.js';
+import { LearnedRedirectTargets } from '../../../../src/adapters/langchain/redirect-targets.js';
 
 const tool = (name: string) => ({ name, invoke: async () => name });
 
-describe('LearnedTargets', () => {
+describe('LearnedRedirectTargets', () => {
   it("gives each tool call the tools of the model call that asked for it, and forgets them when it is over", () => {
-    const learned = new LearnedTargets();
+    const learned = new LearnedRedirectTargets();
     learned.learn([tool('lookup'), tool('delete_user'), { name: 'no-invoke' }, null], new AIMessage({ content: '', tool_calls: [{ id: 'a1', name: 'lookup', args: {} }] }));
     learned.learn([tool('lookup')], new AIMessage({ content: '', tool_calls: [{ id: 'p1', name: 'lookup', args: {} }] }));
     expect([...learned.of('a1').keys()]).toEqual(['lookup', 'delete_user']);
@@ -20,7 +20,7 @@ describe('LearnedTargets', () => {
   });
 
   it('learns nothing from a response that is not an AIMessage, has no tool calls, or calls without ids', () => {
-    const learned = new LearnedTargets();
+    const learned = new LearnedRedirectTargets();
     learned.learn([tool('x')], { lg_name: 'Command' });
     learned.learn([tool('x')], new AIMessage('just text'));
     learned.learn([tool('x')], new AIMessage({ content: '', tool_calls: [{ name: 'x', args: {} }] }));
@@ -28,7 +28,7 @@ describe('LearnedTargets', () => {
   });
 
   it('remembers at most 10,000 calls: the oldest (calls that never ran) are forgotten first', () => {
-    const learned = new LearnedTargets();
+    const learned = new LearnedRedirectTargets();
     for (let i = 0; i <= 10_000; i += 1) learned.learn([tool('t')], new AIMessage({ content: '', tool_calls: [{ id: `c${i}`, name: 't', args: {} }] }));
     expect(learned.of('c0').size).toBe(0);
     expect(learned.of('c1').size).toBe(1);

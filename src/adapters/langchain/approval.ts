@@ -1,0 +1,248 @@
+/**
+ * Ask onto a LangGraph interrupt (`approvals: 'framework'`): what the app receives in
+ * `result.__interrupt__`, what it may resume with (`Command({ resume })`), and the approver the
+ * middleware gives each call. LangGraph re-runs the tools node from its start on resume, so every
+ * pass runs the hooks; the asking pass ends where `interrupt()` throws, the resumed one gets the
+ * resume value from the same `interrupt()` call. How users see it: docs/adapters.md, "LangChain.js".
+ * @internal
+ */
+import type { SpanContext } from '@opentelemetry/api';
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
+import type { HITLRequest, HITLResponse, ToolCallRequest } from 'langchain';
+import { isPlainObject } from '../../decisions.js';
+import type { ApprovalRequest, ApprovalResponse, Approver, ToolArgs } from '../../index.js';
+import { addSpanLink } from '../../telemetry/span.js';
+import { ATTR_APPROVAL_ID } from '../../telemetry/semconv.js';
+import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalLedger } from '../approval-ledger.js';
+import { alreadyResolved } from '../approval-ledger.js';
+
+/**
+ * The value of the interrupt an Ask raises (`result.__interrupt__[i].value`): LangChain's own
+ * human-in-the-loop request (one action, the call E would run; its `description` shows the
+ * arguments redacted, its `args` are the arguments themselves, as LangChain's are), so a UI built for
+ * `humanInTheLoopMiddleware` shows it as it is, plus the call's approval details under `toolhooks`.
+ *
+ * @example
+ * ```ts
+ * const result = await agent.invoke(input, config);
+ * for (const pending of result.__interrupt__ ?? []) {
+ *   const { toolhooks: ask } = pending.value as ToolhooksApprovalInterrupt;
+ *   console.log(`${ask.toolName} needs approval (${ask.reason}), call ${ask.toolCallId}`);
+ * }
+ * ```
+ */
+export interface ToolhooksApprovalInterrupt extends HITLRequest {
+  readonly toolhooks: {
+    /** The approval id (`toolhooks.approval.id`): LangChain's tool call id. */
+    readonly approvalId: string;
+    readonly toolCallId: string;
+    /** The tool the call would run (a Redirect's target) and its arguments. */
+    readonly toolName: string;
+    readonly args: ToolArgs;
+    /** The arguments as JSON with the runner's redaction rules applied: what to show a person. */
+    readonly redactedArgs: string;
+    /** The first asking hook and its reason. */
+    readonly reason: string;
+    readonly hook: string;
+  };
+}
+
+/**
+ * What `new Command({ resume })` may carry to answer a {@link ToolhooksApprovalInterrupt}: toolhooks'
+ * own {@link ApprovalResponse}, or LangChain's human-in-the-loop response with one decision
+ * (`approve`; `edit` with the same tool name and the arguments to run with; `reject` with a message).
+ *
+ * @example
+ * ```ts
+ * import { Command } from '@langchain/langgraph';
+ *
+ * await agent.invoke(new Command({ resume: { approved: true } }), config);
+ * await agent.invoke(new Command({ resume: { decisions: [{ type: 'reject', message: 'not today' }] } }), config);
+ * ```
+ */
+export type ToolhooksApprovalResume = ApprovalResponse | HITLResponse;
+
+/** LangGraph's `interrupt()`, as the agent's runtime hands it to middleware (`request.runtime.interrupt`). */
+type Interrupt = (value: unknown) => unknown;
+
+/** What one call's approver learned; read by the middleware when the call is over. */
+export interface CallApproval {
+  /** The call ended in a LangGraph suspension (its Ask's interrupt, or the tool's own): it runs again on resume. */
+  suspended?: boolean;
+  /** The resume answered no (or could not be read): the model gets a ToolMessage with status `error`. */
+  denied?: boolean;
+  /** The resume was for a call already resolved here: the model gets this text, the tool does not run. */
+  alreadyResolved?: string;
+  /**
+   * Set once the resume resolved the approval: marks it asked again, for a tool that then interrupts
+   * on its own — LangGraph re-runs the call with the same resume value when that tool is resumed.
+   */
+  rearm?: () => void;
+}
+
+/**
+ * The approver and hand-off of one call whose Ask becomes a LangGraph interrupt: the hand-off's id is
+ * the tool call id, and LangGraph's suspensions (this interrupt, or one the tool raises) are rethrown
+ * as they are.
+ */
+export function interruptApproval(request: ToolCallRequest, ledger: ApprovalLedger, call: CallApproval): { readonly approver: Approver; readonly handoff: ApprovalHandoff } {
+  const given = (request.runtime as { interrupt?: unknown } | undefined)?.interrupt;
+  const interrupt: Interrupt =
+    typeof given === 'function'
+      ? (given as Interrupt)
+      : () => {
+          throw new TypeError("toolhooksMiddleware: approvals 'framework' needs LangGraph's interrupt() (request.runtime.interrupt), which this agent's runtime does not give");
+        };
+  return {
+    approver: interruptApprover(interrupt, ledger, call),
+    handoff: { id: request.toolCall.id, isSuspension: isGraphInterrupt },
+  };
+}
+
+/**
+ * The approver of one hooked call: asks through `interrupt()` (which throws on the asking pass and
+ * returns the resume value on the resumed one) and reads the resume value.
+ */
+function interruptApprover(interrupt: Interrupt, ledger: ApprovalLedger, call: CallApproval): Approver {
+  return (request) => {
+    let resumed: unknown;
+    try {
+      resumed = interrupt(interruptValue(request));
+    } catch (error) {
+      // Anything else interrupt() throws (no checkpointer: "No checkpointer set") is an approver
+      // failure: the approval ends as `error` and the call is denied.
+      if (!isGraphInterrupt(error)) {
+        call.denied = true;
+        throw error;
+      }
+      const { id, toolName, args, reason, hook } = request;
+      ledger.asked({ id, toolName, args, reason, hook, deniedResult: undefined, spanContext: callSpanContext() });
+      throw error;
+    }
+    const resolved = ledger.resolve(request.id);
+    if (resolved === undefined) {
+      call.alreadyResolved = alreadyResolved(request.id);
+      return { approved: false, reason: call.alreadyResolved };
+    }
+    if (resolved.askedIn !== undefined) linkToAsker(resolved.askedIn, request.id);
+    const { id, toolName, args, reason, hook } = request;
+    call.rearm = () => ledger.asked({ id, toolName, args, reason, hook, deniedResult: undefined, spanContext: resolved.askedIn });
+    try {
+      const response = readResume(resumed, request.toolName, request.args);
+      if (!response.approved) call.denied = true;
+      return response;
+    } catch (error) {
+      call.denied = true;
+      throw error;
+    }
+  };
+}
+
+/**
+ * LangGraph's suspension: the GraphInterrupt `interrupt()` throws when it has no resume value yet
+ * (recognised as LangGraph's own `isGraphInterrupt` does, by its bubble-up mark and name, without
+ * loading LangGraph). Not a failure: a call it ends is `pending`, and it reaches LangGraph as it is.
+ */
+export function isGraphInterrupt(error: unknown): boolean {
+  if (!(error instanceof Error) || (error as { is_bubble_up?: unknown }).is_bubble_up !== true) return false;
+  return error.name === 'GraphInterrupt' || error.name === 'NodeInterrupt';
+}
+
+/** The interrupt value for an approval request. */
+export function interruptValue(request: ApprovalRequest): ToolhooksApprovalInterrupt {
+  const { id, toolName, args, redactedArgs, reason, hook } = request;
+  return {
+    actionRequests: [{ name: toolName, args, description: `${reason === '' ? 'Tool execution requires approval' : reason} (${hook})\n\nTool: ${toolName}\nArgs: ${redactedArgs}` }],
+    reviewConfigs: [{ actionName: toolName, allowedDecisions: ['approve', 'edit', 'reject'] }],
+    toolhooks: { approvalId: id, toolCallId: request.callId ?? id, toolName, args, redactedArgs, reason, hook },
+  };
+}
+
+/**
+ * A resume value as an {@link ApprovalResponse}; a TypeError naming the accepted shapes for anything
+ * else (the approver throws it: the approval ends as `error` and the call is denied).
+ */
+export function readResume(value: unknown, toolName: string, args: ToolArgs): ApprovalResponse {
+  if (isPlainObject(value) && typeof value.approved === 'boolean') {
+    if (value.approved && value.args !== undefined && !isPlainObject(value.args)) throw resumeError(`an approval whose args are ${shown(value.args)}, not a plain object`);
+    return value as unknown as ApprovalResponse;
+  }
+  if (isPlainObject(value) && Array.isArray(value.decisions)) {
+    const decisions: unknown[] = value.decisions;
+    if (decisions.length !== 1) throw resumeError(`${decisions.length} decisions (one approval asks for one)`);
+    return readDecision(decisions[0], toolName, args);
+  }
+  throw resumeError(shown(value));
+}
+
+function readDecision(decision: unknown, toolName: string, args: ToolArgs): ApprovalResponse {
+  if (!isPlainObject(decision)) throw resumeError(`a decision that is ${shown(decision)}`);
+  switch (decision.type) {
+    case 'approve':
+      return { approved: true };
+    case 'reject': {
+      const message = decision.message;
+      if (message !== undefined && typeof message !== 'string') throw resumeError(`a reject decision whose message is ${shown(message)}, not a string`);
+      return message === undefined ? { approved: false } : { approved: false, reason: message };
+    }
+    case 'edit': {
+      const edited = decision.editedAction;
+      if (!isPlainObject(edited) || !isPlainObject(edited.args)) throw resumeError('an edit decision without editedAction.args');
+      if (edited.name !== toolName) throw resumeError(`an edit decision naming the tool ${shown(edited.name)} (an approval can change the arguments of ${toolName}, not the tool)`);
+      return { approved: true, args: replacing(args, edited.args) };
+    }
+    default:
+      throw resumeError(`a decision of type ${shown(decision.type)}`);
+  }
+}
+
+/**
+ * An edit gives the arguments to run with, not changes to merge: a key it leaves out is set to
+ * undefined, so the merged arguments are the edited ones.
+ */
+function replacing(args: ToolArgs, edited: ToolArgs): ToolArgs {
+  const out: ToolArgs = {};
+  for (const key of Object.keys(args)) if (!Object.hasOwn(edited, key)) out[key] = undefined;
+  return Object.assign(out, edited);
+}
+
+function resumeError(what: string): TypeError {
+  return new TypeError(
+    `toolhooksMiddleware: the approval was resumed with ${what}; resume with { approved: true, args? } / { approved: false, reason? }, or LangChain's { decisions: [{ type: 'approve' | 'edit' | 'reject' }] } (the call is denied)`,
+  );
+}
+
+function shown(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `the ${typeof value} ${typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value)}`;
+}
+
+/**
+ * The approver runs in the call's context: the active span is the call's `execute_tool` span (the
+ * one that asked, on the asking pass). Undefined when it does not record; never throws.
+ */
+function callSpanContext(): SpanContext | undefined {
+  try {
+    const span = trace.getSpan(context.active());
+    const spanContext = span?.isRecording() === true ? span.spanContext() : undefined;
+    return spanContext !== undefined && isSpanContextValid(spanContext) ? spanContext : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The resumed pass's `execute_tool` span links to the span that asked. The resume value is known
+ * only once the hooks asked again, after the span started, so the link is added to the started span.
+ */
+function linkToAsker(askedIn: SpanContext, id: string): void {
+  try {
+    const span = trace.getSpan(context.active());
+    if (span !== undefined) addSpanLink(span, { context: askedIn, attributes: { [ATTR_APPROVAL_ID]: id } });
+  } catch {
+    // The context API failing costs the link, never the call.
+  }
+}

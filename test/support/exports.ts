@@ -1,0 +1,137 @@
+/**
+ * Which exports of src/ nothing imports: each file is parsed with the TypeScript parser (no type check),
+ * its exported names listed, and every import, re-export and `import('…')` type of every other file of
+ * src/ and test/ resolved to the file it names. A name is used when another file imports or re-exports it
+ * by name (or the whole module, with `import * as`); a unit test that checks a module's limit is a user
+ * of it. The public entry points (the package's `exports` map and the CLI) are the surface: what they
+ * export is used by definition.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import ts from 'typescript';
+
+/** The files whose exports are the package's surface, relative to src/. */
+export const ENTRY_POINTS: readonly string[] = [
+  'index.ts',
+  'hooks/index.ts',
+  'node/index.ts',
+  'replay/index.ts',
+  'replay/cli.ts',
+  'adapters/ai/index.ts',
+  'adapters/mcp/index.ts',
+  'adapters/langchain/index.ts',
+  'adapters/claude/index.ts',
+  'adapters/openai-agents/index.ts',
+  'adapters/mastra/index.ts',
+];
+
+const ALL = '*';
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+function hasExportKeyword(node: ts.Node): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+}
+
+/** The names a file exports itself (declarations and `export { … }` lists, re-exports included). */
+function exportedNames(source: ts.SourceFile): string[] {
+  const names: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement)) {
+      const clause = statement.exportClause;
+      if (clause !== undefined && ts.isNamedExports(clause)) for (const element of clause.elements) names.push(element.name.text);
+      continue;
+    }
+    if (ts.isExportAssignment(statement)) {
+      names.push('default');
+      continue;
+    }
+    if (!hasExportKeyword(statement)) continue;
+    if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) names.push(declaration.name.text);
+    } else if (
+      (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) &&
+      statement.name !== undefined
+    ) {
+      names.push(statement.name.text);
+    }
+  }
+  return names;
+}
+
+/** `./x.js` from a file → the .ts file it names (`./dir/index.ts` for a folder); undefined for a package. */
+function resolve(from: string, specifier: string, known: ReadonlySet<string>): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = normalize(join(dirname(from), specifier));
+  for (const candidate of [base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')]) if (known.has(candidate)) return candidate;
+  return undefined;
+}
+
+/** Every (file, name) another file imports or re-exports; `*` for a whole module. */
+function importedNames(file: string, source: ts.SourceFile, known: ReadonlySet<string>, use: (target: string, name: string) => void): void {
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+      const target = resolve(file, node.moduleSpecifier.text, known);
+      if (target !== undefined) {
+        if (ts.isImportDeclaration(node)) {
+          const clause = node.importClause;
+          if (clause?.name !== undefined) use(target, 'default');
+          const bindings = clause?.namedBindings;
+          if (bindings !== undefined && ts.isNamespaceImport(bindings)) use(target, ALL);
+          if (bindings !== undefined && ts.isNamedImports(bindings)) for (const element of bindings.elements) use(target, (element.propertyName ?? element.name).text);
+        } else {
+          const clause = node.exportClause;
+          if (clause === undefined || !ts.isNamedExports(clause)) use(target, ALL);
+          else for (const element of clause.elements) use(target, (element.propertyName ?? element.name).text);
+        }
+      }
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      const target = resolve(file, node.argument.literal.text, known);
+      if (target !== undefined) use(target, node.qualifier === undefined ? ALL : ts.isIdentifier(node.qualifier) ? node.qualifier.text : node.qualifier.left.getText(source));
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const argument = node.arguments[0];
+      if (argument !== undefined && ts.isStringLiteral(argument)) {
+        const target = resolve(file, argument.text, known);
+        if (target !== undefined) use(target, ALL);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+}
+
+const parse = (file: string): ts.SourceFile => ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+
+/** `file: name` for every export of src/ that no other file of src/ or of `importerDirs` imports, outside the entry points. */
+export function unusedExports(srcDir: string, importerDirs: readonly string[]): string[] {
+  const files = sourceFiles(srcDir);
+  const known = new Set(files);
+  const sources = new Map(files.map((file) => [file, parse(file)]));
+  const importers = new Map(sources);
+  for (const dir of importerDirs) for (const file of sourceFiles(dir)) importers.set(file, parse(file));
+  const used = new Map<string, Set<string>>();
+  for (const [file, source] of importers) {
+    importedNames(file, source, known, (target, name) => {
+      if (target === file) return;
+      let names = used.get(target);
+      if (names === undefined) used.set(target, (names = new Set()));
+      names.add(name);
+    });
+  }
+  const entries = new Set(ENTRY_POINTS.map((path) => join(srcDir, path)));
+  const unused: string[] = [];
+  for (const [file, source] of sources) {
+    if (entries.has(file)) continue;
+    const names = used.get(file);
+    if (names?.has(ALL) === true) continue;
+    for (const name of exportedNames(source)) if (names?.has(name) !== true) unused.push(`${relative(srcDir, file)}: ${name}`);
+  }
+  return unused.sort();
+}

@@ -1,0 +1,48 @@
+/** How the LangChain adapter reads a resume value (toolhooks' ApprovalResponse or LangChain's HITL decisions) and shapes its interrupt. */
+import { describe, expect, it } from 'vitest';
+import { interruptValue, readResume } from '../../../../src/adapters/langchain/approval.js';
+
+const args = { to: 'bob', amount: 500, memo: 'rent' };
+
+describe('readResume', () => {
+  it("passes toolhooks' ApprovalResponse on as it is", () => {
+    expect(readResume({ approved: true, args: { amount: 90 } }, 'transfer', args)).toEqual({ approved: true, args: { amount: 90 } });
+    expect(readResume({ approved: false, reason: 'no' }, 'transfer', args)).toEqual({ approved: false, reason: 'no' });
+  });
+
+  it("maps LangChain's HITL decisions: an edit's args are the args (keys left out are unset)", () => {
+    expect(readResume({ decisions: [{ type: 'approve' }] }, 'transfer', args)).toEqual({ approved: true });
+    expect(readResume({ decisions: [{ type: 'reject' }] }, 'transfer', args)).toEqual({ approved: false });
+    expect(readResume({ decisions: [{ type: 'reject', message: 'later' }] }, 'transfer', args)).toEqual({ approved: false, reason: 'later' });
+    const edited = readResume({ decisions: [{ type: 'edit', editedAction: { name: 'transfer', args: { to: 'bob', amount: 90 } } }] }, 'transfer', args);
+    expect(edited).toEqual({ approved: true, args: { to: 'bob', amount: 90, memo: undefined } });
+  });
+
+  it('anything else is a TypeError naming both accepted shapes', () => {
+    for (const [value, what] of [
+      [undefined, 'undefined'],
+      ['yes', 'the string "yes"'],
+      [{ decisions: [{}, {}] }, '2 decisions'],
+      [{ decisions: [{ type: 'approve_all' }] }, 'a decision of type the string "approve_all"'],
+      [{ decisions: [{ type: 'reject', message: 7 }] }, 'whose message is the number 7'],
+      [{ decisions: [{ type: 'edit', editedAction: { name: 'balance', args: {} } }] }, 'naming the tool the string "balance"'],
+      [{ decisions: [{ type: 'edit' }] }, 'without editedAction.args'],
+      [{ approved: true, args: [1] }, 'whose args are an array'],
+    ] as const) {
+      expect(() => readResume(value, 'transfer', args)).toThrow(TypeError);
+      expect(() => readResume(value, 'transfer', args)).toThrow(what);
+    }
+    expect(() => readResume('yes', 'transfer', args)).toThrow(/\{ approved: true, args\? \}.*\{ decisions: \[\{ type: 'approve' \| 'edit' \| 'reject' \}\] \}/);
+  });
+});
+
+describe('interruptValue', () => {
+  it("is LangChain's HITL request for one action, with toolhooks' details", () => {
+    const redactedArgs = '{"to":"bob","amount":500,"memo":"rent"}';
+    const value = interruptValue({ id: 'c1', toolName: 'transfer', args, redactedArgs, reason: 'large', hook: 'gate', callId: 'c1', signal: new AbortController().signal });
+    expect(value.actionRequests[0]).toMatchObject({ name: 'transfer', args });
+    expect(value.actionRequests[0]?.description).toBe('large (gate)\n\nTool: transfer\nArgs: {"to":"bob","amount":500,"memo":"rent"}');
+    expect(value.reviewConfigs).toEqual([{ actionName: 'transfer', allowedDecisions: ['approve', 'edit', 'reject'] }]);
+    expect(value.toolhooks).toEqual({ approvalId: 'c1', toolCallId: 'c1', toolName: 'transfer', args, redactedArgs, reason: 'large', hook: 'gate' });
+  });
+});
