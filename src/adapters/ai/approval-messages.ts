@@ -7,7 +7,7 @@
  */
 
 /** The app's answer to one approval request, with the call it is for. */
-export interface ApprovalAnswerPart {
+interface ApprovalAnswerPart {
   readonly approvalId: string;
   readonly toolCallId: string;
   readonly approved: boolean;
@@ -15,7 +15,7 @@ export interface ApprovalAnswerPart {
 }
 
 /** A denied call the SDK will answer with `execution-denied`: the answer, and the tool call it denies. */
-export interface DeniedCall extends ApprovalAnswerPart {
+interface DeniedCall extends ApprovalAnswerPart {
   readonly toolName: string;
   readonly input: unknown;
 }

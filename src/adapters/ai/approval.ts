@@ -83,7 +83,7 @@ type Prepared =
   | { readonly kind: 'replayed'; readonly approvalId: string };
 
 /** What one approval check found: the SDK's answer, whether it was the continuation's check, and a replayed approval id. */
-export interface CheckResult {
+interface CheckResult {
   readonly status: ToolApprovalStatus;
   readonly continuation: boolean;
   readonly replayed?: string;
