@@ -20,14 +20,20 @@ export type HeldBefore =
 
 /** Runs `spec`'s before_tool phase now (handoff included), outside any call span. Never rejects: an Abort is held. */
 export async function runBeforeAhead<S>(spec: CallSpec<S>): Promise<HeldBefore> {
-  const request = new CallPhaseRequest(spec as CallSpec<unknown>, !isDroppedSpanIn(context.active()));
+  const request = new CallPhaseRequest(spec as CallSpec<unknown>);
+  request.traced = !isDroppedSpanIn(context.active());
   try {
     const decided = spec.core.run(request);
     const decision = decided instanceof Promise ? await decided : decided;
-    return { decision, tally: request.tally };
+    return { decision, tally: tallyOf(request) };
   } catch (error) {
-    return { error, tally: request.tally };
+    return { error, tally: tallyOf(request) };
   }
+}
+
+/** What the phase tallied, apart from the request it ran with. */
+function tallyOf(request: CallPhaseRequest): CallTally {
+  return { hookErrors: request.hookErrors, gated: request.gated, approval: request.approval };
 }
 
 /** Whether the held phase handed its Ask to the framework (the call waits for the framework's approval). */

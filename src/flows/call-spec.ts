@@ -1,7 +1,8 @@
 /**
- * What a call is about (`CallSpec`, built by the flow or adapter that makes the call) and the phase
- * request a call hands the runner for each of its phases (`CallPhaseRequest`): the requested tool as a
- * known Redirect target, the call's tally, its frozen argument copy and its error-text scrubber.
+ * What a call is about (`CallSpec`, built by the flow or adapter that makes the call) and what a call
+ * hands the runner for each of its phases (`CallPhaseRequest`, the base of the call itself): the
+ * requested tool as a known Redirect target, the call's tally, its frozen argument copy and its
+ * error-text scrubber.
  * @internal
  */
 import type { Attributes, Span } from '@opentelemetry/api';
@@ -10,6 +11,7 @@ import type { Approver, Phase, ToolArgs } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
 import type { CallTally, PhaseRequest } from '../runner/phase.js';
 import type { ArgsCopy } from '../runner/read-only-args.js';
+import type { ApprovalRecord } from '../runner/approval.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import type { ApprovalHandoff } from './handoff.js';
@@ -46,40 +48,83 @@ export interface CallSpec<S> {
   readonly before?: HeldBefore | undefined;
 }
 
-/** The phase request a call reuses for each of its phases (they run one after another). */
-export class CallPhaseRequest implements PhaseRequest {
+/**
+ * What a call's phases are asked about — the call's phase request, its tally and its frozen argument
+ * copy in one object — and the base of {@link ToolCall}: a call is its own phase request, so that a call
+ * costs one object, not a call, a request, a tally and a cache. Its phases run one after another and
+ * each sets `phase`, `toolName`, `args`, `attempt` (and `value`, `durationMs`) before it runs; an
+ * asynchronous phase reads them until it settles.
+ */
+export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
   phase: Phase = 'before_tool';
+  /** The tool of the phase in progress: the requested one in before_tool, the one that ran after it. */
   toolName: string;
+  /** The arguments of the phase in progress (a Redirect's, once one applied). */
   args: ToolArgs;
   value: unknown = undefined;
   durationMs = 0;
   attempt = 1;
-  readonly tally: CallTally = { hookErrors: 0, gated: false, approval: undefined };
-  readonly argsCopy: ArgsCopy = { source: undefined, copy: undefined };
-  readonly #requested: ToolArgs;
+  /** Whether the call's span records; set by the call once its span is started. */
+  traced = false;
+  /** CallTally: swallowed hook errors over all phases. */
+  hookErrors = 0;
+  /** CallTally: whether an enforce-mode hook was invoked in before_tool. */
+  gated = false;
+  /** CallTally: how the call's approval ended, once before_tool settled one. */
+  approval: ApprovalRecord | undefined = undefined;
+  /** ArgsCopy: the arguments the frozen copy for hooks was made of, and the copy. */
+  source: ToolArgs | undefined = undefined;
+  copy: ToolArgs | undefined = undefined;
+  readonly state: unknown;
+  readonly callId: string | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly isRedirectTarget: ((tool: string) => boolean) | undefined;
+  readonly approver: Approver | undefined;
+  readonly handoff: ApprovalHandoff | undefined;
+  readonly #skipCheck: ((decision: Skip) => string | undefined) | undefined;
+  readonly #requestedArgs: ToolArgs;
+  readonly #requestedTool: string;
+  readonly #known: ((tool: string) => boolean) | undefined;
   readonly #capture: Capture;
   #scrubber: ErrorScrubber | undefined = undefined;
 
-  constructor(
-    spec: CallSpec<unknown>,
-    readonly traced: boolean,
-  ) {
+  constructor(spec: CallSpec<unknown>) {
     this.toolName = spec.toolName;
     this.args = spec.args;
-    this.#requested = spec.args;
+    this.#requestedArgs = spec.args;
+    this.#requestedTool = spec.toolName;
     this.#capture = spec.core.capture;
     this.state = spec.state;
     this.callId = spec.callId;
     this.signal = spec.signal;
-    // The requested tool is always a known target: a Redirect back to it after an earlier one switched away.
-    const known = spec.isRedirectTarget;
-    const requested = spec.toolName;
-    this.isRedirectTarget = known === undefined ? undefined : (tool) => tool === requested || known(tool);
-    this.skipCheck = spec.checkSkip;
+    this.#known = spec.isRedirectTarget;
+    // One shared function, called as the request's method (`rules.isRedirectTarget(target)`), not a closure per call.
+    this.isRedirectTarget = spec.isRedirectTarget === undefined ? undefined : knownOrRequested;
+    this.#skipCheck = spec.checkSkip;
     this.approver = spec.approver;
     this.handoff = spec.handoff;
     const held = spec.before;
-    if (held !== undefined) Object.assign(this.tally, held.tally);
+    if (held !== undefined) {
+      // What the phase run ahead of the call tallied (CallSpec.before) is the call's.
+      this.hookErrors = held.tally.hookErrors;
+      this.gated = held.tally.gated;
+      this.approval = held.tally.approval;
+    }
+  }
+
+  /** The call is its own tally: what its phases learn about it. */
+  get tally(): CallTally {
+    return this;
+  }
+
+  /** The call is its own cache of the hooks' frozen argument copy, shared by its phases. */
+  get argsCopy(): ArgsCopy {
+    return this;
+  }
+
+  /** The requested tool is always a known target: a Redirect back to it after an earlier one switched away. */
+  static isRedirectTargetOf(request: CallPhaseRequest, tool: string): boolean {
+    return tool === request.#requestedTool || request.#known?.(tool) === true;
   }
 
   /**
@@ -87,21 +132,18 @@ export class CallPhaseRequest implements PhaseRequest {
    * arguments and those the current phase runs with (a Redirect's).
    */
   get scrubber(): ErrorScrubber {
-    const scrubber = (this.#scrubber ??= this.#capture.scrubber([this.#requested]));
+    const scrubber = (this.#scrubber ??= this.#capture.scrubber([this.#requestedArgs]));
     scrubber.add(this.args);
     return scrubber;
   }
 
   /** A Skip's stub is used in before_tool and on_error; after the tool ran, a Skip is ignored anyway. */
   get checkSkip(): ((decision: Skip) => string | undefined) | undefined {
-    return this.phase === 'after_tool' ? undefined : this.skipCheck;
+    return this.phase === 'after_tool' ? undefined : this.#skipCheck;
   }
+}
 
-  readonly state: unknown;
-  readonly callId: string | undefined;
-  readonly signal: AbortSignal | undefined;
-  readonly isRedirectTarget: ((tool: string) => boolean) | undefined;
-  readonly skipCheck: ((decision: Skip) => string | undefined) | undefined;
-  readonly approver: Approver | undefined;
-  readonly handoff: ApprovalHandoff | undefined;
+/** The request's `isRedirectTarget` when the call names its known tools. */
+function knownOrRequested(this: CallPhaseRequest, tool: string): boolean {
+  return CallPhaseRequest.isRedirectTargetOf(this, tool);
 }

@@ -3,7 +3,6 @@
  * the decision loop every flow and adapter runs a call through (`runToolCall`).
  * What each decision does: docs/flows.md.
  */
-import type { Span } from '@opentelemetry/api';
 import type { HookDecision, Redirect, Replace, Skip } from '../decisions.js';
 import { mergeArgs, redirect } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
@@ -101,7 +100,7 @@ const OPTIONS: ReadonlySet<string> = new Set([
 export function executeTool<S>(options: ExecuteToolOptions<S>): Promise<unknown> {
   let plan: CallPlan<S>;
   try {
-    plan = prepare(options, 'executeTool');
+    plan = prepare(options, EXECUTE_TOOL_LABELS);
   } catch (error) {
     // Bad options reject, as from an async function.
     return Promise.reject(error);
@@ -124,8 +123,8 @@ export interface CallPlan<S> extends CallSpec<S> {
 }
 
 /** Validates executeTool options; every problem is reported before any hook runs. @internal */
-function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> {
-  const label = optionLabels(where);
+function prepare<S>(options: ExecuteToolOptions<S>, label: OptionLabels): CallPlan<S> {
+  const where = label.where;
   requireObject(options, label.options);
   rejectUnknownOptions(options, OPTIONS, where);
   const core = runnerCore<S>(options.hooks, where);
@@ -157,37 +156,33 @@ function prepare<S>(options: ExecuteToolOptions<S>, where: string): CallPlan<S> 
   };
 }
 
-/** How messages name each option ("executeTool: toolName"). */
+/** How messages name each option ("executeTool: toolName"), and the caller's name. */
 type OptionLabels = Readonly<
-  Record<'options' | 'toolName' | 'args' | 'execute' | 'tools' | 'signal' | 'callId' | 'toolDescription' | 'agentName' | 'maxReexecutions' | 'maxRetries', string>
+  Record<'where' | 'options' | 'toolName' | 'args' | 'execute' | 'tools' | 'signal' | 'callId' | 'toolDescription' | 'agentName' | 'maxReexecutions' | 'maxRetries', string>
 >;
 
-const optionLabelCache = new Map<string, OptionLabels>();
-
 /**
- * The labels for one caller name, built the first time it is seen: prepare runs on every call, and
- * building ten message prefixes per call, read only when a check fails, was work for nothing.
+ * The labels for one caller name, built once: prepare runs on every call, and building ten message
+ * prefixes per call, read only when a check fails, was work for nothing.
  */
 function optionLabels(where: string): OptionLabels {
-  let labels = optionLabelCache.get(where);
-  if (labels === undefined) {
-    labels = {
-      options: `${where}(options)`,
-      toolName: `${where}: toolName`,
-      args: `${where}: args`,
-      execute: `${where}: execute`,
-      tools: `${where}: tools`,
-      signal: `${where}: signal`,
-      callId: `${where}: callId`,
-      toolDescription: `${where}: toolDescription`,
-      agentName: `${where}: agentName`,
-      maxReexecutions: `${where}: maxReexecutions`,
-      maxRetries: `${where}: maxRetries`,
-    };
-    optionLabelCache.set(where, labels);
-  }
-  return labels;
+  return {
+    where,
+    options: `${where}(options)`,
+    toolName: `${where}: toolName`,
+    args: `${where}: args`,
+    execute: `${where}: execute`,
+    tools: `${where}: tools`,
+    signal: `${where}: signal`,
+    callId: `${where}: callId`,
+    toolDescription: `${where}: toolDescription`,
+    agentName: `${where}: agentName`,
+    maxReexecutions: `${where}: maxReexecutions`,
+    maxRetries: `${where}: maxRetries`,
+  };
 }
+
+const EXECUTE_TOOL_LABELS = optionLabels('executeTool');
 
 function noRedirectExecutor(): undefined {
   return undefined;
@@ -302,24 +297,21 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
       const executor = toolName === plan.toolName ? plan.execute : (plan.redirectExecutor(toolName) ?? plan.execute);
       const started = timed ? (retry === undefined ? performance.now() : callStarted) : 0;
       let result: unknown;
-      let span: Span | undefined;
       try {
         // Started and settled here, in this one async frame: a call costs no promise of its own.
-        const run = call.startExecute(toolName, attempt, executor, args, executorContext(toolName, attempt, plan.signal));
-        span = run.span;
-        result = await run.result;
-        call.endExecute(span);
+        result = await call.startExecute(toolName, attempt, executor, args, executorContext(toolName, attempt, plan.signal));
+        call.endExecute();
       } catch (error) {
         if (suspends(plan, error)) {
           // The framework suspended the run from inside the tool (a LangGraph interrupt() in the tool):
           // not a failure, no on_error. The call ends as pending; the framework's resume is another call.
-          call.endExecute(span);
+          call.endExecute();
           call.outcome = 'pending';
           call.returned(undefined);
           suspended = { error };
           throw error;
         }
-        call.failExecute(span, error);
+        call.failExecute(error);
         if (error instanceof HookAbortError) throw error;
         const decision = await call.onError(args, error, attempt);
         if (decision.kind === 'skip') {

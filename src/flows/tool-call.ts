@@ -20,7 +20,6 @@ import type { RunnerCore } from '../runner/core.js';
 import type { CallSpec } from './call-spec.js';
 import { CallPhaseRequest } from './call-spec.js';
 import type { HeldBefore } from './before-ahead.js';
-import type { ApprovalRecord } from '../runner/approval.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import { reportTelemetryFailure } from '../telemetry/failures.js';
@@ -52,8 +51,12 @@ import {
   SPAN_EXECUTE_TOOL_PREFIX,
 } from '../telemetry/semconv.js';
 
-/** One tool call: its span, its counters, its phases, and how it ended. */
-export class ToolCall<S = unknown> {
+/**
+ * One tool call: its span, its counters, its phases, and how it ended. The call is its own phase request
+ * ({@link CallPhaseRequest}: `toolName` and `args` are the current phase's; the requested ones are
+ * `requestedTool` and {@link args} of the spec).
+ */
+export class ToolCall<S = unknown> extends CallPhaseRequest {
   /** How the call ends when it returns normally; the flow sets `skipped`, `recovered` or `denied`. */
   outcome: Extract<Outcome, 'completed' | 'skipped' | 'recovered' | 'denied' | 'pending'> = 'completed';
   /** Whether an after_tool Replace supplied the result. */
@@ -62,10 +65,8 @@ export class ToolCall<S = unknown> {
   redirected = false;
   retries = 0;
   reexecutions = 0;
-  readonly toolName: string;
-  /** The requested arguments (before any Redirect). */
-  readonly args: ToolArgs;
-  readonly callId: string | undefined;
+  /** The requested tool (before any Redirect). */
+  readonly requestedTool: string;
   readonly #core: RunnerCore<S>;
   /** The call's span when it records; attributes, phase and execute spans go there. */
   readonly #span: Span | undefined;
@@ -73,7 +74,6 @@ export class ToolCall<S = unknown> {
   readonly #active: Span | undefined;
   /** The context the call's span was started in (read once per call); `within` makes the span active in it. */
   readonly #parent: Context | undefined;
-  readonly #request: CallPhaseRequest;
   readonly #agentName: string | undefined;
   /** When the call started; read only for the observers' tool event. */
   readonly #started: number;
@@ -86,13 +86,14 @@ export class ToolCall<S = unknown> {
   #failure: { error: unknown } | undefined;
   /** The before_tool phase run ahead of the call, until the call uses it. */
   #held: HeldBefore | undefined;
+  /** The `toolhooks.execute` span of the executor run in progress, between startExecute and its end. */
+  #executeSpan: Span | undefined = undefined;
 
   constructor(spec: CallSpec<S>) {
+    super(spec as CallSpec<unknown>);
     const core = spec.core;
     this.#core = core;
-    this.toolName = spec.toolName;
-    this.args = spec.args;
-    this.callId = spec.callId;
+    this.requestedTool = spec.toolName;
     this.effectiveToolName = spec.toolName;
     this.#agentName = spec.agentName ?? core.agentName;
     this.#started = core.hasObservers ? performance.now() : 0;
@@ -115,7 +116,7 @@ export class ToolCall<S = unknown> {
     this.#span = recording ? span : undefined;
     this.#active = active;
     this.#parent = parent;
-    this.#request = new CallPhaseRequest(spec as CallSpec<unknown>, recording);
+    this.traced = recording;
     this.#held = spec.before;
   }
 
@@ -164,22 +165,22 @@ export class ToolCall<S = unknown> {
       if ('error' in held) throw held.error;
       return held.decision;
     }
-    return this.#phase('before_tool', this.toolName, args, attempt);
+    return this.#phase('before_tool', this.requestedTool, args, attempt);
   }
 
   /** Runs the after_tool phase for the tool that ran, with its result. */
   after(args: ToolArgs, result: unknown, durationMs: number, attempt: number): HookDecision | Promise<HookDecision> {
     // No after_tool hook: the phase is Continue, as the core would answer, without setting up the request.
     if (!this.#core.hasHooks('after_tool')) return CONTINUE;
-    this.#request.value = result;
-    this.#request.durationMs = durationMs;
+    this.value = result;
+    this.durationMs = durationMs;
     return this.#phase('after_tool', this.effectiveToolName, args, attempt);
   }
 
   /** Runs the on_error phase; an Abort it decides carries the tool's error as its cause. */
   async onError(args: ToolArgs, error: unknown, attempt: number): Promise<HookDecision> {
     try {
-      this.#request.value = error;
+      this.value = error;
       return await this.#phase('on_error', this.effectiveToolName, args, attempt);
     } catch (abortError) {
       if (abortError instanceof HookAbortError && abortError.cause === undefined) {
@@ -190,21 +191,15 @@ export class ToolCall<S = unknown> {
   }
 
   /**
-   * Runs a phase with the call's one request object (phases run one after another, and an asynchronous
-   * phase reads it until it settles); after_tool and on_error set its value first.
+   * Runs a phase with the call as its request (phases run one after another, and an asynchronous phase
+   * reads it until it settles); after_tool and on_error set its value first.
    */
   #phase(phase: Phase, toolName: string, args: ToolArgs, attempt: number): HookDecision | Promise<HookDecision> {
-    const request = this.#request;
-    request.phase = phase;
-    request.toolName = toolName;
-    request.args = args;
-    request.attempt = attempt;
-    return this.#core.run(request);
-  }
-
-  /** How the call's approval ended, once before_tool settled one. */
-  get approval(): ApprovalRecord | undefined {
-    return this.#request.tally.approval;
+    this.phase = phase;
+    this.toolName = toolName;
+    this.args = args;
+    this.attempt = attempt;
+    return this.#core.run(this);
   }
 
   /** Whether after_tool hooks exist (the flows read the clock only for them). */
@@ -241,28 +236,32 @@ export class ToolCall<S = unknown> {
    * Runs the executor once, `run(a, b)`, under a `toolhooks.execute` span; the tool's own spans nest
    * under it. Returns what the executor returns (a value or a promise, not awaited) and throws what it
    * throws synchronously; the caller settles it and ends the run with {@link endExecute} or
-   * {@link failExecute}, in its own async frame (one frame less per call than awaiting here).
+   * {@link failExecute}, in its own async frame (one frame less per call than awaiting here). A call's
+   * runs are one after another, so the call holds the open run's span itself: nothing is allocated
+   * for a run that is not traced.
    */
-  startExecute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): { readonly span: Span | undefined; readonly result: unknown } {
-    const span = this.#span === undefined ? undefined : startSpan(this.#core.tracer, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
-    if (span === undefined) return { span, result: run(a, b) };
-    try {
-      return { span, result: context.with(trace.setSpan(context.active(), span), run, undefined, a, b) };
-    } catch (error) {
-      this.failExecute(span, error);
-      throw error;
-    }
+  startExecute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): unknown {
+    if (this.#span === undefined) return run(a, b);
+    const span = startSpan(this.#core.tracer, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
+    if (span === undefined) return run(a, b);
+    this.#executeSpan = span;
+    return context.with(trace.setSpan(context.active(), span), run, undefined, a, b);
   }
 
-  /** Ends an executor run's span after the executor's result settled. */
-  endExecute(span: Span | undefined): void {
-    if (span !== undefined) endSpan(span);
-  }
-
-  /** Ends an executor run's span after the executor threw: `error.type` and status ERROR. */
-  failExecute(span: Span | undefined, error: unknown): void {
+  /** Ends the open executor run's span after the executor's result settled. */
+  endExecute(): void {
+    const span = this.#executeSpan;
     if (span === undefined) return;
-    setSpanAttributes(span, 'toolhooks.execute status', { [ATTR_ERROR_TYPE]: errorTypeOf(error) }, this.#request.scrubber.text(errorMessage(error)));
+    this.#executeSpan = undefined;
+    endSpan(span);
+  }
+
+  /** Ends the open executor run's span after the executor threw (or rejected): `error.type` and status ERROR. */
+  failExecute(error: unknown): void {
+    const span = this.#executeSpan;
+    if (span === undefined) return;
+    this.#executeSpan = undefined;
+    setSpanAttributes(span, 'toolhooks.execute status', { [ATTR_ERROR_TYPE]: errorTypeOf(error) }, this.scrubber.text(errorMessage(error)));
     endSpan(span);
   }
 
@@ -272,14 +271,14 @@ export class ToolCall<S = unknown> {
     const failed = outcome === 'aborted' || outcome === 'failed';
     const errorType = failed ? errorTypeOf(error) : undefined;
     const capturedResult = !failed && capture.results ? capture.serializeWithin(result, this.#lengthLimit) : undefined;
-    const approval = this.#request.tally.approval;
+    const approval = this.approval;
     if (span !== undefined) {
       const attributes: Attributes = {
         [ATTR_OUTCOME]: outcome,
         [ATTR_REDIRECTED]: this.redirected,
         [ATTR_RETRIES]: this.retries,
         [ATTR_REEXECUTIONS]: this.reexecutions,
-        [ATTR_HOOK_ERRORS]: this.#request.tally.hookErrors,
+        [ATTR_HOOK_ERRORS]: this.hookErrors,
       };
       if (this.redirected) attributes[ATTR_TOOL_EFFECTIVE_NAME] = this.effectiveToolName;
       if (approval !== undefined) {
@@ -289,18 +288,18 @@ export class ToolCall<S = unknown> {
       if (this.replaced) attributes[ATTR_RESULT_REPLACED] = true;
       if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
       if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
-      setSpanAttributes(span, 'execute_tool attributes', attributes, failed ? statusMessage(error, capture, this.#request.scrubber) : undefined);
+      setSpanAttributes(span, 'execute_tool attributes', attributes, failed ? statusMessage(error, capture, this.scrubber) : undefined);
     }
     if (this.#core.hasObservers) {
       const event: Mutable<ToolEvent> = {
         type: 'tool',
-        toolName: this.toolName,
+        toolName: this.requestedTool,
         effectiveToolName: this.effectiveToolName,
         outcome,
         durationMs: performance.now() - this.#started,
         retries: this.retries,
         reexecutions: this.reexecutions,
-        gated: this.#request.tally.gated,
+        gated: this.gated,
       };
       if (approval !== undefined) event.approval = approval.outcome;
       if (this.replaced) event.replaced = true;
@@ -311,7 +310,7 @@ export class ToolCall<S = unknown> {
       if (this.#arguments !== undefined) event.arguments = this.#arguments;
       if (capturedResult !== undefined) event.result = capturedResult;
       // Called from inside the span's context (see within), so observers see the execute_tool span as active.
-      this.#core.notify(event, this.toolName, span);
+      this.#core.notify(event, this.requestedTool, span);
     }
     if (span !== undefined && !this.#adopted) endSpan(span);
   }

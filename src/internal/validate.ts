@@ -10,6 +10,9 @@ import { quoteValue, typeName } from './describe.js';
 import { isPlainObject } from '../decisions.js';
 import type { ToolArgs } from '../hook.js';
 
+/** No known misspellings: one shared object, not a new default per call (the flows check options on every call). */
+const NO_HINTS: Readonly<Record<string, string>> = Object.freeze({});
+
 export function requireObject(value: unknown, what: string): asserts value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') throw new TypeError(`${what} must be an object, got ${quoteValue(value)}`);
 }
@@ -54,7 +57,7 @@ export function readOptions<C extends Record<string, OptionCheck>>(
   what: string,
   where: string,
   checks: C,
-  hints: Readonly<Record<string, string>> = {},
+  hints: Readonly<Record<string, string>> = NO_HINTS,
 ): { readonly [K in keyof C]?: ReturnType<C[K]> } {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${what} must be an object, got ${quoteValue(value)}`);
@@ -156,7 +159,7 @@ export function rejectUnknownOptions(
   options: object,
   known: readonly string[] | ReadonlySet<string>,
   where: string,
-  hints: Readonly<Record<string, string>> = {},
+  hints: Readonly<Record<string, string>> = NO_HINTS,
 ): void {
   // for…in, not Object.keys: no array per call (options objects are plain, so no inherited keys).
   for (const key in options) {

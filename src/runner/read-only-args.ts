@@ -47,7 +47,9 @@ function deeplyFrozen(value: unknown, depth: number): boolean {
   if (!copied(value)) return true;
   if (depth > FROZEN_CHECK_DEPTH || !Object.isFrozen(value)) return false;
   for (const key in value) {
-    if (!deeplyFrozen((value as Record<string, unknown>)[key], depth + 1)) return false;
+    const item = (value as Record<string, unknown>)[key];
+    // A primitive is checked here: no call per string or number, which most arguments are.
+    if (item !== null && typeof item === 'object' && !deeplyFrozen(item, depth + 1)) return false;
   }
   return true;
 }
