@@ -15,6 +15,7 @@ import type { ApprovalRecord } from '../runner/approval.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import type { ApprovalHandoff } from './handoff.js';
+import type { HeldBefore } from './before-ahead.js';
 
 /** What a call is about; one object, built by the flow or adapter that makes the call. */
 export interface CallSpec<S> {
@@ -43,6 +44,8 @@ export interface CallSpec<S> {
   readonly approver?: Approver | undefined;
   /** An adapter that hands approvals to its framework's own flow: the asking call, or the continuation. */
   readonly handoff?: ApprovalHandoff | undefined;
+  /** The call's before_tool phase, already run ahead of the call (runBeforeAhead): used instead of running it again. */
+  readonly before?: HeldBefore | undefined;
 }
 
 /**
@@ -100,6 +103,13 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
     this.#skipCheck = spec.checkSkip;
     this.approver = spec.approver;
     this.handoff = spec.handoff;
+    const held = spec.before;
+    if (held !== undefined) {
+      // What the phase run ahead of the call tallied (CallSpec.before) is the call's.
+      this.hookErrors = held.tally.hookErrors;
+      this.gated = held.tally.gated;
+      this.approval = held.tally.approval;
+    }
   }
 
   /** The call is its own tally: what its phases learn about it. */

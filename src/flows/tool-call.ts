@@ -19,6 +19,7 @@ import type { Outcome, Phase, ToolArgs, ToolEvent } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
 import type { CallSpec } from './call-spec.js';
 import { CallPhaseRequest } from './call-spec.js';
+import type { HeldBefore } from './before-ahead.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import { reportTelemetryFailure } from '../telemetry/failures.js';
@@ -83,6 +84,8 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
   /** Whether #span is the framework's (adopted, ended by the framework) rather than the call's own. */
   readonly #adopted: boolean;
   #failure: { error: unknown } | undefined;
+  /** The before_tool phase run ahead of the call, until the call uses it. */
+  #held: HeldBefore | undefined;
   /** The `toolhooks.execute` span of the executor run in progress, between startExecute and its end. */
   #executeSpan: Span | undefined = undefined;
 
@@ -114,6 +117,7 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     this.#active = active;
     this.#parent = parent;
     this.traced = recording;
+    this.#held = spec.before;
   }
 
   /**
@@ -153,8 +157,14 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     return context.with(trace.setSpan(this.#parent ?? context.active(), active), body, undefined, arg, this);
   }
 
-  /** Runs the before_tool phase for the requested tool. */
+  /** Runs the before_tool phase for the requested tool; a phase run ahead of the call (CallSpec.before) is used once instead. */
   before(args: ToolArgs, attempt = 1): HookDecision | Promise<HookDecision> {
+    const held = this.#held;
+    if (held !== undefined) {
+      this.#held = undefined;
+      if ('error' in held) throw held.error;
+      return held.decision;
+    }
     return this.#phase('before_tool', this.requestedTool, args, attempt);
   }
 

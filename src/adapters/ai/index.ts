@@ -1,7 +1,9 @@
 /**
  * toolhooks/ai — hooks around the tools of the Vercel AI SDK (`ai` 6 and 7). `ai` is an optional
  * peer dependency: this entry imports neither its code nor its types, so it fits either line. With
- * `ai` 7 and `@ai-sdk/otel`, each call records on the integration's own `execute_tool` span.
+ * `ai` 7 and `@ai-sdk/otel`, each call records on the integration's own `execute_tool` span. With
+ * `approvals: 'framework'`, a hook's Ask goes through the SDK's own approval flow (`toolApproval`,
+ * the `tool-approval-request` the app answers, the continuation call that runs the approved call).
  *
  * @example
  * ```ts
@@ -21,6 +23,7 @@
  * @packageDocumentation
  */
 export { withHooks } from './with-hooks.js';
-export type { WithHooksOptions } from './with-hooks.js';
+export type { FrameworkApprovalOptions, HookedTools, WithHooksOptions } from './with-hooks.js';
+export type { ToolApprovalOptions, ToolApprovalStatus } from './approval.js';
 export { recordInvalidToolCalls } from './invalid-calls.js';
 export type { RecordInvalidToolCallsOptions, RepairToolCallOptions } from './invalid-calls.js';

@@ -11,7 +11,13 @@ import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, mapToolRecord, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, readApprovalsMode, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import type { HeldBefore } from '../../flows/before-ahead.js';
+import { runBeforeAhead } from '../../flows/before-ahead.js';
+import type { ApprovalHandoff } from '../../flows/handoff.js';
+import { alreadyResolved } from '../approval-ledger.js';
+import type { ApprovalCall, CallRunner, ToolApprovalOptions, ToolApprovalStatus } from './approval.js';
+import { FrameworkApprovals } from './approval.js';
 import { frameworkToolSpan } from './framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
@@ -41,6 +47,55 @@ export interface WithHooksOptions<S = unknown> {
   maxRetries?: number;
   /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
   maxReexecutions?: number;
+  /**
+   * Who answers a hook's Ask: `'runner'` (the default), the runner's `approver`, inside the call. For
+   * the AI SDK's own approval flow, `'framework'` ({@link FrameworkApprovalOptions}).
+   */
+  approvals?: 'runner';
+}
+
+/**
+ * Options of {@link withHooks} that hand a hook's Ask to the AI SDK's own approval flow: `withHooks`
+ * then returns {@link HookedTools} (`{ tools, toolApproval, onStart }`, pass all three to
+ * `generateText` / `streamText` / `ToolLoopAgent`); the app gets the SDK's `tool-approval-request`,
+ * answers with a `tool-approval-response`, and the approved call runs in the next call.
+ *
+ * @example
+ * ```ts
+ * const { tools, toolApproval, onStart } = withHooks(mailTools, runner, { approvals: 'framework', state: { userId } });
+ * ```
+ */
+export interface FrameworkApprovalOptions<S = unknown> extends Omit<WithHooksOptions<S>, 'approvals'> {
+  approvals: 'framework';
+}
+
+/**
+ * What {@link withHooks} returns with `approvals: 'framework'`: the hooked tools, and the two pieces
+ * that hand a hook's Ask to the AI SDK's own approval flow. Spread it into the call.
+ *
+ * @example
+ * ```ts
+ * const hooked = withHooks(tools, runner, { approvals: 'framework' });
+ * const first = await generateText({ model, ...hooked, messages });                  // tool-approval-request parts in first.content
+ * messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] });
+ * const second = await generateText({ model, ...hooked, messages });                 // the approved call runs here
+ * ```
+ */
+export interface HookedTools<T> {
+  /** The hooked tool set (as `withHooks` returns it without the option; each tool also has a `needsApproval`, for `ai` 6). */
+  readonly tools: T;
+  /**
+   * The `toolApproval` function (`ai` 7): runs the hooks' before_tool phase for each call and answers
+   * `'user-approval'` (with the asking hook's reason) when they ask. For a tool it did not hook, it
+   * answers as the tool's own `needsApproval` would (the SDK ignores those once a function is given).
+   */
+  readonly toolApproval: (options: ToolApprovalOptions) => Promise<ToolApprovalStatus>;
+  /**
+   * The `onStart` callback (`experimental_onStart` on `ai` 6): records the calls the app denied as
+   * `denied` — the SDK answers those with `execution-denied` without calling anything else of ours.
+   * With an `onStart` of your own, call this one from it.
+   */
+  readonly onStart: (event: { readonly messages?: readonly unknown[] }) => Promise<void>;
 }
 
 type ExecuteFunction = (input: unknown, options?: unknown) => unknown;
@@ -59,6 +114,14 @@ interface Settings<S> {
   readonly abortRun: AbortController | undefined;
   readonly limits: CallLimits;
   readonly runnables: ReadonlyMap<string, Runnable>;
+  /** The SDK's approval flow, with `approvals: 'framework'`. */
+  approvals: FrameworkApprovals | undefined;
+}
+
+/** What a call of the framework approval flow adds to its spec. */
+interface ApprovalParts {
+  readonly before?: HeldBefore | undefined;
+  readonly handoff?: ApprovalHandoff | undefined;
 }
 
 /**
@@ -79,6 +142,20 @@ interface Settings<S> {
  * the tool receives `args.input` again, so a Redirect changes it with `newArgs: { input: … }`.
  * An `async function*` execute still streams: its yielded values pass through as preliminary results.
  *
+ * With `approvals: 'framework'` a hook's Ask goes through the SDK's own approval flow, and the result
+ * is {@link HookedTools} (`{ tools, toolApproval, onStart }`): the app receives the SDK's
+ * `tool-approval-request`, answers with a `tool-approval-response`, and the approved call runs in the
+ * next `generateText` / `streamText` (docs/adapters.md, "Approvals through the SDK's own flow").
+ *
+ * @example
+ * ```ts
+ * const hooked = withHooks({ send_email }, runner, { approvals: 'framework' });
+ * const first = await generateText({ model, ...hooked, messages });
+ * const request = first.content.find((part) => part.type === 'tool-approval-request');
+ * messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] });
+ * await generateText({ model, ...hooked, messages }); // sends the mail
+ * ```
+ *
  * @example
  * ```ts
  * import { generateText, stepCountIs } from 'ai';
@@ -89,13 +166,16 @@ interface Settings<S> {
  * const result = await generateText({ model, tools: withHooks({ weather, search }, runner), stopWhen: stepCountIs(5), prompt });
  * ```
  */
-export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T {
+export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options: FrameworkApprovalOptions<S>): HookedTools<T>;
+export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S>): T;
+export function withHooks<T extends object, S = unknown>(tools: T, runner: HookRunner<S>, options?: WithHooksOptions<S> | FrameworkApprovalOptions<S>): T | HookedTools<T> {
   const where = 'withHooks';
   if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
     throw new TypeError(`${where}: tools must be an AI SDK tool set (an object of tools by name), got ${typeName(tools)}`);
   }
   const core = requireRunner<S>(runner, where);
-  const raw = requireOptionsObject(options, where, ['state', 'abortRun', 'maxRetries', 'maxReexecutions']);
+  const raw = requireOptionsObject(options, where, ['state', 'abortRun', 'maxRetries', 'maxReexecutions', 'approvals']);
+  const mode = readApprovalsMode(raw.approvals, where);
   if (raw.abortRun !== undefined && !(raw.abortRun instanceof AbortController)) {
     throw new TypeError(`${where}: options.abortRun must be an AbortController, got ${typeName(raw.abortRun)}`);
   }
@@ -124,13 +204,64 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
     abortRun: raw.abortRun as AbortController | undefined,
     limits: readLimits(raw, where),
     runnables,
+    approvals: undefined,
   };
+  const approvals = mode === 'framework' ? new FrameworkApprovals(callRunner(settings), where) : undefined;
+  settings.approvals = approvals;
 
   const hooked = mapToolRecord(tools, (name, tool) => {
     const runnable = runnables.get(name);
-    return runnable === undefined ? undefined : copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
+    if (runnable === undefined) return undefined;
+    const copy = copyWith(tool, 'execute', hookedExecute(name, runnable, settings));
+    return approvals === undefined ? copy : copyWith(copy, 'needsApproval', hookedNeedsApproval(name, runnable, approvals));
   });
-  return hooked as T;
+  if (approvals === undefined) return hooked as T;
+  return { tools: hooked as T, toolApproval: approvals.toolApproval, onStart: approvals.onStart };
+}
+
+/**
+ * The hooked tool's `needsApproval` (framework approvals): the SDK's per-tool check, used by `ai` 6
+ * and by `ai` 7 when no `toolApproval` function is given. The same check as `toolApproval`.
+ */
+function hookedNeedsApproval(name: string, runnable: Runnable, approvals: FrameworkApprovals) {
+  const own: unknown = (runnable.tool as { needsApproval?: unknown }).needsApproval;
+  return async (input: unknown, sdkOptions?: { toolCallId?: unknown; messages?: readonly unknown[] }): Promise<boolean> => {
+    const toolCallId = typeof sdkOptions?.toolCallId === 'string' ? sdkOptions.toolCallId : '';
+    const { status, continuation, replayed } = await approvals.check({ toolName: name, input, toolCallId }, own, { messages: sdkOptions?.messages });
+    // ai 6 checks an approved call again and denies it when the answer is false: true lets it run, once.
+    if (continuation) return replayed === undefined;
+    return status === 'user-approval' || (typeof status === 'object' && status.type === 'user-approval');
+  };
+}
+
+/** How the framework approval flow runs calls of this set: ahead of the call, or recorded without the tool. */
+function callRunner<S>(settings: Settings<S>): CallRunner {
+  const notRun: Executor = () => {
+    // Reached only when the hooks no longer ask in a call the app denied: the SDK runs nothing for it.
+    throw new Error('the app denied this call; the tool did not run');
+  };
+  const spec = (call: ApprovalCall) => {
+    const runnable = settings.runnables.get(call.toolName);
+    return {
+      core: settings.core,
+      toolName: call.toolName,
+      args: isPlainObject(call.input) ? call.input : { input: call.input },
+      state: settings.state as S,
+      callId: call.toolCallId,
+      toolDescription: runnable?.description,
+      isRedirectTarget: (tool: string) => settings.runnables.has(tool),
+    };
+  };
+  return {
+    tracer: settings.core.tracer,
+    hooked: (name) => {
+      const runnable = settings.runnables.get(name);
+      return runnable === undefined ? undefined : { needsApproval: (runnable.tool as { needsApproval?: unknown }).needsApproval };
+    },
+    ahead: (call, handoff) => runBeforeAhead({ ...spec(call), handoff }),
+    record: (call, parts) =>
+      runToolCall<S>({ ...spec(call), ...parts, execute: notRun, redirectExecutor: () => notRun, ...settings.limits }),
+  };
 }
 
 /**
@@ -160,8 +291,11 @@ async function runCall<S>(
       settle(target.execute.call(target.tool, wrapped ? callArgs.input : callArgs, sdkOptions), sink);
   const { toolCallId, abortSignal } = readSdkOptions(sdkOptions);
   const runnables = settings.runnables;
+  const approvals = settings.approvals;
+  const parts = approvals === undefined ? undefined : approvalParts(approvals, toolCallId, (sdkOptions as { messages?: unknown } | undefined)?.messages);
   try {
     return await runToolCall<S>({
+      ...parts,
       core: settings.core,
       toolName: name,
       args,
@@ -193,6 +327,19 @@ function forTheModel(error: unknown): unknown {
   const short = `hook ${error.sourceHook} failed`;
   if (!error.reason.startsWith(`${short}: `)) return error;
   return new HookAbortError(short, error.sourceHook, { cause: error.cause });
+}
+
+/**
+ * What a call of the framework approval flow runs with: the before_tool decision held from the SDK's
+ * approval check, or the app's approval. A response replayed for an approval already resolved never
+ * runs the tool again: the SDK reports this error to the model as the tool's error.
+ */
+function approvalParts(approvals: FrameworkApprovals, toolCallId: string | undefined, messages: unknown): ApprovalParts | undefined {
+  const prepared = approvals.forExecute(toolCallId, messages);
+  if (prepared === undefined) return undefined;
+  if (prepared.kind === 'held') return { before: prepared.before };
+  if (prepared.kind === 'replayed') throw new Error(alreadyResolved(prepared.approvalId));
+  return { handoff: { id: prepared.approvalId, answer: { response: { approved: true }, askedIn: prepared.askedIn } } };
 }
 
 function readSdkOptions(sdkOptions: unknown): { toolCallId?: string; abortSignal?: AbortSignal } {

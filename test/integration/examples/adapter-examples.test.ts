@@ -25,6 +25,22 @@ describe('examples/ai-agent.ts', () => {
   }, 60_000);
 });
 
+describe('examples/ai-approval.ts', () => {
+  it('asks through the SDK, sends the approved mail once, and the denied one never', () => {
+    const output = runExample('ai-approval');
+    expect(output).toMatch(/approval request aitxt-\S+ for send_email \(call_ops\): mail to ops@example\.com needs a person/);
+    expect(output).toContain('the model received for call_ops: {"type":"text","value":"sent \\"Status report\\" to ops@example.com"}');
+    expect(output).toMatch(/the model received for call_ops: \{"type":"execution-denied","reason":"approval aitxt-\S+ was already resolved; the tool does not run again"\}/);
+    expect(output).toContain('the model received for call_all: {"type":"execution-denied","reason":"not to the whole company"}');
+    expect(output).toContain('Mails sent: ["ops@example.com"]');
+    // Pass 1: the asking call ends as pending; pass 2: the integration's execute_tool span carries the approval.
+    expect(output).toMatch(/chat turn: ask .*\n(.*\n)*?└─ execute_tool send_email .*id=call_ops .*outcome=pending/);
+    expect(output).toMatch(/chat turn: approved .*\n└─ invoke_agent .*\n {3}├─ execute_tool send_email .*id=call_ops .*outcome=completed\n(.*\n)*? {3}│ {2}├─ \? approval: approved/);
+    expect(output).toMatch(/chat turn: denied .*\n├─ execute_tool send_email .*id=call_all .*outcome=denied/);
+    expect(output.match(/execute_tool send_email .*id=call_ops/g)).toHaveLength(2);
+  }, 60_000);
+});
+
 describe('examples/mcp-agent.ts', () => {
   it('applies the hooks to MCP calls and records each outcome', () => {
     const output = runExample('mcp-agent');

@@ -1,0 +1,234 @@
+/**
+ * The Ask handed to the AI SDK's own approval flow (`withHooks(…, { approvals: 'framework' })`).
+ *
+ * The SDK asks whether a call needs approval (`toolApproval`, or a tool's `needsApproval` on `ai` 6)
+ * before it runs the tool, and before `@ai-sdk/otel` starts the call's `execute_tool` span. So the
+ * before_tool phase runs there, once (`runBeforeAhead`):
+ * - it asks: the call is recorded at once as `pending` (toolhooks' own `execute_tool` span: the SDK
+ *   records none for a call it holds back), and the SDK sends the app its `tool-approval-request`;
+ * - it does not: its decision is held for the `execute` the SDK makes next in the same step, which
+ *   records the call (on the SDK's span when there is one) without running the hooks again.
+ * The continuation (the app's `tool-approval-response` in the next `generateText` / `streamText`):
+ * approved, the approval check resolves the approval once (a replay is denied through the SDK) and
+ * the call runs in `execute`, its hooks answered by the app's response; denied, the SDK never calls
+ * a tool, so the denial is recorded from the run's `onStart` event.
+ * @internal
+ */
+import type { SpanContext } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
+import type { ApprovalResponse } from '../../hook.js';
+import type { HeldBefore } from '../../flows/before-ahead.js';
+import { isPendingBefore } from '../../flows/before-ahead.js';
+import type { ApprovalHandoff, PendingApproval } from '../../flows/handoff.js';
+import { endSpan, isDroppedSpanIn, isRecording, startSpan } from '../../telemetry/span.js';
+import { SPAN_EXECUTE_TOOL_PREFIX } from '../../telemetry/semconv.js';
+import { ApprovalLedger, alreadyResolved } from '../approval-ledger.js';
+import { answerFor, deniedCalls } from './approval-messages.js';
+
+/**
+ * What the SDK's `toolApproval` function may answer (`ai` 7): the string forms, or an object with a
+ * reason the SDK passes on (`user-approval`: in the request; `denied`: in the `execution-denied` output).
+ *
+ * @example
+ * ```ts
+ * const status: ToolApprovalStatus = { type: 'user-approval', reason: 'outgoing mail' };
+ * ```
+ */
+export type ToolApprovalStatus =
+  | 'not-applicable'
+  | 'approved'
+  | 'denied'
+  | 'user-approval'
+  | { type: 'not-applicable'; reason?: never }
+  | { type: 'approved' | 'denied' | 'user-approval'; reason?: string };
+
+/**
+ * What the SDK hands a `toolApproval` function (`ai` 7), as far as toolhooks reads it; typed here
+ * rather than imported so the entry fits either `ai` line.
+ *
+ * @example
+ * ```ts
+ * const mine = (options: ToolApprovalOptions) => (options.toolCall.toolName === 'deploy' ? 'user-approval' : hooked.toolApproval(options));
+ * ```
+ */
+export interface ToolApprovalOptions {
+  readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
+  readonly tools?: unknown;
+  readonly toolsContext?: unknown;
+  readonly messages?: readonly unknown[];
+}
+
+/** One call the approval flow handles: the tool's key in the set, the model's input and the SDK's call id. */
+export interface ApprovalCall {
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly toolCallId: string;
+}
+
+/** How the approval flow runs a call through the hooked tool set (with-hooks.ts provides it). */
+export interface CallRunner {
+  /** The tool by name, when the set hooked it (with the tool's own `needsApproval`, if any). */
+  hooked(name: string): { readonly needsApproval: unknown } | undefined;
+  /** Runs the before_tool phase of a call ahead of it. */
+  ahead(call: ApprovalCall, handoff: ApprovalHandoff): Promise<HeldBefore>;
+  /** Records a call that does not run the tool (pending, or denied by the app). */
+  record(call: ApprovalCall, parts: { readonly before?: HeldBefore; readonly handoff?: ApprovalHandoff; readonly span?: ReturnType<typeof startSpan> }): Promise<unknown>;
+  readonly tracer: Parameters<typeof startSpan>[0];
+}
+
+/** What `execute` takes from the approval check that came before it in the same step. */
+type Prepared =
+  | { readonly kind: 'held'; readonly before: HeldBefore }
+  | { readonly kind: 'approved'; readonly approvalId: string; readonly askedIn: SpanContext | undefined }
+  | { readonly kind: 'replayed'; readonly approvalId: string };
+
+/** What one approval check found: the SDK's answer, whether it was the continuation's check, and a replayed approval id. */
+interface CheckResult {
+  readonly status: ToolApprovalStatus;
+  readonly continuation: boolean;
+  readonly replayed?: string;
+}
+
+/** How many prepared calls wait for their `execute` at most (a step the SDK never executes leaves some behind). */
+const PREPARED_CAPACITY = 1_000;
+/** How many asking spans are remembered for a continuation's link (as many as the ledger remembers ids). */
+const ASKING_CAPACITY = 10_000;
+
+/** The approval flow of one hooked tool set. */
+export class FrameworkApprovals {
+  readonly #runner: CallRunner;
+  /** Resolutions, by the SDK's approvalId (unique, unlike a provider's tool call ids across conversations). */
+  readonly #ledger: ApprovalLedger;
+  readonly #prepared = new Map<string, Prepared>();
+  /** The asking span of each call that asked, by tool call id: the SDK has no approvalId yet when it asks. */
+  readonly #asking = new Map<string, SpanContext | undefined>();
+
+  constructor(runner: CallRunner, where: string) {
+    this.#runner = runner;
+    this.#ledger = new ApprovalLedger(where);
+  }
+
+  /** The `toolApproval` function for `generateText` / `streamText` / `ToolLoopAgent`. */
+  readonly toolApproval = async (options: ToolApprovalOptions): Promise<ToolApprovalStatus> => {
+    const { toolCallId, toolName, input } = options.toolCall;
+    const hooked = this.#runner.hooked(toolName);
+    if (hooked === undefined) {
+      // A function toolApproval replaces every tool's own needsApproval: keep theirs for the tools not hooked.
+      const tools = options.tools as Record<string, { needsApproval?: unknown } | undefined> | undefined;
+      return (await ownApproval(tools?.[toolName]?.needsApproval, toolName, input, toolCallId, options)) ? 'user-approval' : 'not-applicable';
+    }
+    const decided = await this.check({ toolName, input, toolCallId }, hooked.needsApproval, options);
+    return decided.replayed !== undefined ? { type: 'denied', reason: alreadyResolved(decided.replayed) } : decided.status;
+  };
+
+  /** Records the app's denials from a run's start event (`onStart`): the SDK calls no tool for them. */
+  readonly onStart = async (event: { readonly messages?: readonly unknown[] } | undefined): Promise<void> => {
+    for (const denied of deniedCalls(event?.messages)) {
+      if (this.#runner.hooked(denied.toolName) === undefined) continue;
+      const resolved = this.#resolve(denied.toolCallId, denied.approvalId);
+      if (resolved === undefined) continue;
+      const response: ApprovalResponse = denied.reason === undefined ? { approved: false } : { approved: false, reason: denied.reason };
+      await this.#runner.record(denied, { handoff: { id: denied.approvalId, answer: { response, askedIn: resolved.askedIn } } });
+    }
+  };
+
+  /**
+   * The approval check of one hooked call (toolApproval, or the hooked tool's needsApproval). A
+   * continuation resolves its approval here; a new call runs its before_tool phase here.
+   */
+  async check(call: ApprovalCall, ownNeedsApproval: unknown, options: { readonly messages?: readonly unknown[] | undefined; readonly toolsContext?: unknown }): Promise<CheckResult> {
+    const answer = answerFor(options.messages, call.toolCallId);
+    if (answer !== undefined) {
+      // The continuation: the SDK checks an approved call again before it runs it.
+      if (!answer.approved) return { status: 'not-applicable', continuation: true };
+      const resolved = this.#resolve(call.toolCallId, answer.approvalId);
+      if (resolved === undefined) {
+        this.#prepare(call.toolCallId, { kind: 'replayed', approvalId: answer.approvalId });
+        return { status: 'not-applicable', continuation: true, replayed: answer.approvalId };
+      }
+      this.#prepare(call.toolCallId, { kind: 'approved', approvalId: answer.approvalId, askedIn: resolved.askedIn });
+      return { status: 'not-applicable', continuation: true };
+    }
+    if (await ownApproval(ownNeedsApproval, call.toolName, call.input, call.toolCallId, options)) return { status: 'user-approval', continuation: false };
+    let pending: PendingApproval | undefined;
+    const before = await this.#runner.ahead(call, { id: call.toolCallId, onPending: (asked) => (pending = asked) });
+    if (pending === undefined || !isPendingBefore(before)) {
+      this.#prepare(call.toolCallId, { kind: 'held', before });
+      return { status: 'not-applicable', continuation: false };
+    }
+    const askedIn = await this.#recordPending(call, before);
+    remember(this.#asking, call.toolCallId, askedIn ?? pending.spanContext, ASKING_CAPACITY);
+    return { status: { type: 'user-approval', reason: pending.reason }, continuation: false };
+  }
+
+  /**
+   * What `execute` runs with: the held before_tool decision, the app's approval, or a replay (the
+   * call must not run). Reads the conversation itself when no approval check came first (`ai` 6
+   * does not check approved calls again).
+   */
+  forExecute(toolCallId: string | undefined, messages: unknown): Prepared | undefined {
+    if (toolCallId === undefined) return undefined;
+    const prepared = this.#prepared.get(toolCallId);
+    if (prepared !== undefined) {
+      this.#prepared.delete(toolCallId);
+      return prepared;
+    }
+    const answer = answerFor(messages, toolCallId);
+    if (answer === undefined || !answer.approved) return undefined;
+    const resolved = this.#resolve(toolCallId, answer.approvalId);
+    return resolved === undefined ? { kind: 'replayed', approvalId: answer.approvalId } : { kind: 'approved', approvalId: answer.approvalId, askedIn: resolved.askedIn };
+  }
+
+  /** The asking call, on an `execute_tool` span of toolhooks' own (its context is what the continuation links to). */
+  async #recordPending(call: ApprovalCall, before: HeldBefore): Promise<SpanContext | undefined> {
+    const parent = context.active();
+    const span = isDroppedSpanIn(parent) ? undefined : startSpan(this.#runner.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${call.toolName}`, {}, parent);
+    const askedIn = span !== undefined && isRecording(span) ? span.spanContext() : undefined;
+    try {
+      await this.#runner.record(call, { before, span });
+    } finally {
+      if (span !== undefined) endSpan(span);
+    }
+    return askedIn;
+  }
+
+  #prepare(toolCallId: string, prepared: Prepared): void {
+    remember(this.#prepared, toolCallId, prepared, PREPARED_CAPACITY);
+  }
+
+  /**
+   * Resolves an approval once: the span that asked for the call (when this process asked), or
+   * undefined when the approval was already resolved here (the ledger has warned, naming it).
+   */
+  #resolve(toolCallId: string, approvalId: string): { readonly askedIn: SpanContext | undefined } | undefined {
+    if (this.#ledger.resolve(approvalId) === undefined) return undefined;
+    const askedIn = this.#asking.get(toolCallId);
+    this.#asking.delete(toolCallId);
+    return { askedIn };
+  }
+}
+
+/** Sets `key` as the newest entry of a bounded map, dropping the oldest past `capacity`. */
+function remember<V>(map: Map<string, V>, key: string, value: V, capacity: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > capacity) {
+    const oldest = map.keys().next();
+    if (oldest.done !== true) map.delete(oldest.value);
+  }
+}
+
+/** A tool's own `needsApproval` (boolean, or the SDK's function of the input), read as the SDK reads it; what it throws reaches the SDK. */
+async function ownApproval(
+  needsApproval: unknown,
+  toolName: string,
+  input: unknown,
+  toolCallId: string,
+  options: { readonly messages?: readonly unknown[] | undefined; readonly toolsContext?: unknown },
+): Promise<boolean> {
+  if (typeof needsApproval === 'boolean') return needsApproval;
+  if (typeof needsApproval !== 'function') return false;
+  const context = (options.toolsContext as Record<string, unknown> | undefined)?.[toolName];
+  const answer: unknown = await (needsApproval as (input: unknown, options: unknown) => unknown)(input, { toolCallId, messages: options.messages ?? [], context });
+  return answer === true;
+}
