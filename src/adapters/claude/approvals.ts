@@ -5,7 +5,9 @@
  * runs the call). The `DeferredApprovals` object keeps what the app answered until the resumed
  * query's PreToolUse for that `tool_use_id` uses it.
  */
+import { brandAcrossBuilds, processWide } from '../../internal/brand.js';
 import { typeName } from '../../internal/describe.js';
+import { VERSION } from '../../version.js';
 import type { ApprovalResponse, ToolArgs } from '../../index.js';
 import { ApprovalLedger } from '../approval-ledger.js';
 import type { PendingApproval } from '../../flows/handoff.js';
@@ -49,6 +51,11 @@ export interface DeferredApprovalRequest {
  * ```
  */
 export class DeferredApprovals {
+  static {
+    // One made by the package's other build (an app loading both) is accepted too.
+    brandAcrossBuilds(this, 'DeferredApprovals');
+  }
+
   readonly #state: DeferredState;
 
   /** @param options.capacity how many ids it remembers (asked, answered, resolved); default 10,000 */
@@ -113,7 +120,8 @@ class DeferredState {
   }
 }
 
-const states = new WeakMap<DeferredApprovals, DeferredState>();
+/** One map for the ESM and CommonJS builds, named for this version: either build's hooks find the state. */
+const states = processWide(`toolhooks.claude.deferred-approvals@${VERSION}`, () => new WeakMap<DeferredApprovals, DeferredState>());
 
 /** The state behind a DeferredApprovals. @internal */
 export function deferredState(approvals: DeferredApprovals): DeferredState {

@@ -91,6 +91,23 @@ for (const [name, e, c, make] of pairs) out[name] = [make(c) instanceof e[name],
     expect(out).toEqual({ ClaudeToolError: [true, true, false], McpToolError: [true, true, false], ReplayInputError: [true, true, false] });
   });
 
+  it("a Claude DeferredApprovals made by either build is taken by the other build's claudeAgentHooks", () => {
+    const out = runApp(`
+const require = createRequire(import.meta.url);
+const e = await import('toolhooks/claude');
+const c = require('toolhooks/claude');
+for (const [label, made, hooksOf, runners] of [['cjs approvals, esm hooks', c, e, esm], ['esm approvals, cjs hooks', e, c, cjs]]) {
+  try {
+    const approvals = new made.DeferredApprovals();
+    hooksOf.claudeAgentHooks(new runners.HookRunner([]), { approvals });
+    out[label] = [approvals instanceof hooksOf.DeferredApprovals, 'accepted'];
+  } catch (error) {
+    out[label] = error.message;
+  }
+}`);
+    expect(out).toEqual({ 'cjs approvals, esm hooks': [true, 'accepted'], 'esm approvals, cjs hooks': [true, 'accepted'] });
+  });
+
   it('a subclass keeps ordinary instanceof for itself', () => {
     const out = runApp(`
 class Mine extends esm.HookAbortError {}
