@@ -6,6 +6,7 @@
  */
 import type { SpanContext } from '@opentelemetry/api';
 import type { PendingApproval } from '../flows/handoff.js';
+import { setBounded } from '../internal/bounded-map.js';
 import { warnVisibly } from '../telemetry/warn-once.js';
 
 /** How many approval ids a ledger remembers by default (asked and resolved ones together). */
@@ -49,13 +50,7 @@ export class ApprovalLedger {
   }
 
   #set(id: string, entry: Entry): void {
-    const entries = this.#entries;
-    entries.delete(id);
-    entries.set(id, entry);
-    if (entries.size > this.#capacity) {
-      const oldest = entries.keys().next();
-      if (oldest.done !== true) entries.delete(oldest.value);
-    }
+    setBounded(this.#entries, id, entry, this.#capacity);
   }
 }
 

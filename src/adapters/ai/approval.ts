@@ -24,6 +24,7 @@ import { endSpan, isDroppedSpanIn, isRecording, startSpan } from '../../telemetr
 import { SPAN_EXECUTE_TOOL_PREFIX } from '../../telemetry/semconv.js';
 import { ApprovalLedger, alreadyResolved } from '../approval-ledger.js';
 import { answerFor, deniedCalls } from './approval-messages.js';
+import { setBounded } from '../../internal/bounded-map.js';
 
 /**
  * What the SDK's `toolApproval` function may answer (`ai` 7): the string forms, or an object with a
@@ -157,7 +158,7 @@ export class FrameworkApprovals {
       return { status: 'not-applicable', continuation: false };
     }
     const askedIn = await this.#recordPending(call, before);
-    remember(this.#asking, call.toolCallId, askedIn ?? pending.spanContext, ASKING_CAPACITY);
+    setBounded(this.#asking, call.toolCallId, askedIn ?? pending.spanContext, ASKING_CAPACITY);
     return { status: { type: 'user-approval', reason: pending.reason }, continuation: false };
   }
 
@@ -193,7 +194,7 @@ export class FrameworkApprovals {
   }
 
   #prepare(toolCallId: string, prepared: Prepared): void {
-    remember(this.#prepared, toolCallId, prepared, PREPARED_CAPACITY);
+    setBounded(this.#prepared, toolCallId, prepared, PREPARED_CAPACITY);
   }
 
   /**
@@ -205,16 +206,6 @@ export class FrameworkApprovals {
     const askedIn = this.#asking.get(toolCallId);
     this.#asking.delete(toolCallId);
     return { askedIn };
-  }
-}
-
-/** Sets `key` as the newest entry of a bounded map, dropping the oldest past `capacity`. */
-function remember<V>(map: Map<string, V>, key: string, value: V, capacity: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > capacity) {
-    const oldest = map.keys().next();
-    if (oldest.done !== true) map.delete(oldest.value);
   }
 }
 

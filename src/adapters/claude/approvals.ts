@@ -11,7 +11,7 @@ import { VERSION } from '../../version.js';
 import type { ApprovalResponse, ToolArgs } from '../../index.js';
 import { ApprovalLedger } from '../approval-ledger.js';
 import type { PendingApproval } from '../../flows/handoff.js';
-import { setBounded } from './asked.js';
+import { setBounded } from '../../internal/bounded-map.js';
 
 /** What a deferred call asked, for the app to show the person who decides. */
 export interface DeferredApprovalRequest {

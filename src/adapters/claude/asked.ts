@@ -6,6 +6,7 @@
  * @internal
  */
 import type { ToolArgs } from '../../index.js';
+import { setBounded } from '../../internal/bounded-map.js';
 
 /** A call that asked: what its continuation runs the hooks with again. */
 export interface AskedCall {
@@ -45,12 +46,3 @@ export class AskedCalls {
   }
 }
 
-/** Sets `id` as the newest entry of `map`, dropping the oldest beyond `capacity`. */
-export function setBounded<V>(map: Map<string, V>, id: string, value: V, capacity: number): void {
-  map.delete(id);
-  map.set(id, value);
-  if (map.size > capacity) {
-    const oldest = map.keys().next();
-    if (oldest.done !== true) map.delete(oldest.value);
-  }
-}

@@ -6,6 +6,7 @@
  * @internal
  */
 import { AIMessage } from '@langchain/core/messages';
+import { setBounded } from '../../internal/bounded-map.js';
 
 /** Tool calls whose targets are remembered at most; the oldest are forgotten first (calls never run). */
 const MAX_REMEMBERED_CALLS = 10_000;
@@ -34,14 +35,7 @@ export class LearnedRedirectTargets {
     if (calls.length === 0) return;
     const tools = toolsByName(offered);
     for (const call of calls) {
-      if (typeof call.id !== 'string') continue;
-      this.#byCallId.delete(call.id);
-      this.#byCallId.set(call.id, tools);
-    }
-    while (this.#byCallId.size > MAX_REMEMBERED_CALLS) {
-      const oldest = this.#byCallId.keys().next();
-      if (oldest.done === true) break;
-      this.#byCallId.delete(oldest.value);
+      if (typeof call.id === 'string') setBounded(this.#byCallId, call.id, tools, MAX_REMEMBERED_CALLS);
     }
   }
 
