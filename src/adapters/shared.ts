@@ -26,6 +26,15 @@ export interface CallLimits {
   readonly maxReexecutions: number;
 }
 
+/** What every call of one hooked tool set shares: the runner's core, the hooks' state, the flow limits and its approval flow. */
+export interface HookedSetSettings<S, A> {
+  readonly core: RunnerCore<S>;
+  readonly state: S | undefined;
+  readonly limits: CallLimits;
+  /** The framework's approval flow (`approvals: 'framework'`); undefined with the runner's approver. */
+  readonly approvals: A | undefined;
+}
+
 export function readLimits(options: { maxRetries?: unknown; maxReexecutions?: unknown }, where: string): CallLimits {
   return {
     maxRetries: optionalCount(options.maxRetries, 1, `${where}: options.maxRetries`),

@@ -7,10 +7,9 @@ import { typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
-import type { RunnerCore } from '../../runner/core.js';
 import type { CallPlan, Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import type { CallLimits } from '../shared.js';
+import type { HookedSetSettings } from '../shared.js';
 import { copyWith, mapToolRecord, readApprovalsMode, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { MastraApprovals } from './approvals.js';
 import { registerHookedTool } from './declined-calls.js';
@@ -57,13 +56,8 @@ interface Runnable {
   readonly gated: boolean;
 }
 
-interface Settings<S> {
-  readonly core: RunnerCore<S>;
-  readonly state: S | undefined;
-  readonly limits: CallLimits;
+interface Settings<S> extends HookedSetSettings<S, MastraApprovals> {
   readonly runnables: ReadonlyMap<string, Runnable>;
-  /** Mastra's approval flow, with `approvals: 'framework'`. */
-  readonly approvals: MastraApprovals | undefined;
 }
 
 /**

@@ -6,10 +6,9 @@ import { typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
-import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import type { CallLimits } from '../shared.js';
+import type { HookedSetSettings } from '../shared.js';
 import { copyWith, readApprovalsMode, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
@@ -75,13 +74,8 @@ interface FunctionToolParts {
   readonly description: string | undefined;
 }
 
-interface Settings<S> {
-  readonly core: RunnerCore<S>;
-  readonly state: S | undefined;
-  readonly limits: CallLimits;
+interface Settings<S> extends HookedSetSettings<S, FrameworkApprovals> {
   readonly tools: ReadonlyMap<string, FunctionToolParts>;
-  /** The SDK's approvals (`approvals: 'framework'`); undefined with the runner's approver. */
-  readonly approvals: FrameworkApprovals | undefined;
 }
 
 /**
