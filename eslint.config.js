@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'bench/.dist/**', 'bench/tmp/**', 'node_modules/**', 'coverage/**', '**/*.d.ts'] },
+  { ignores: ['dist/**', 'bench/.dist/**', 'bench/.dist-*/**', 'bench/tmp/**', 'node_modules/**', 'coverage/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

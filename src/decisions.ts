@@ -295,27 +295,14 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * `{ ...args, ...newArgs }` as a new object, without mutating either and keeping own `__proto__` keys as
- * plain data, so a hostile argument object cannot change the copy's prototype.
+ * `{ ...args, ...newArgs }` as a new object, without mutating either. A spread defines every own
+ * enumerable property as data — an own `__proto__` key included, so a hostile argument object cannot
+ * change the copy's prototype — and keeps symbol-keyed ones, as the tool would have had them without
+ * the Redirect.
  * @internal
  */
 export function mergeArgs(args: Readonly<ToolArgs>, newArgs?: Readonly<ToolArgs>): ToolArgs {
-  const merged: ToolArgs = {};
-  copyInto(merged, args);
-  if (newArgs !== undefined) copyInto(merged, newArgs);
-  return merged;
-}
-
-function copyInto(target: ToolArgs, source: Readonly<ToolArgs>): void {
-  for (const key of Object.keys(source)) {
-    // Only `__proto__` needs defining: assigning it would set the prototype. Every other key is an own
-    // plain property of a plain object, so assignment creates the same data property, faster.
-    if (key === '__proto__') {
-      Object.defineProperty(target, key, { value: source[key], enumerable: true, writable: true, configurable: true });
-    } else {
-      target[key] = source[key];
-    }
-  }
+  return newArgs === undefined ? { ...args } : { ...args, ...newArgs };
 }
 
 /** What is wrong with an Ask's reason, worded to follow "ask(reason) "; undefined when usable. */

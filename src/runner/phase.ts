@@ -83,8 +83,16 @@ export interface Matched<S> {
   readonly matcherErrors: Map<HookEntry<S>, unknown> | undefined;
 }
 
+/** What calling one hook needs: the request, its matched hooks, and the arguments as hooks see them. */
+interface HookInput<S> {
+  readonly request: PhaseRequest;
+  readonly matched: Matched<S>;
+  /** The arguments as hooks see them: a frozen copy, never the caller's object. */
+  readonly args: ToolArgs;
+}
+
 /** A phase's running state: what its hooks are given, and the decision folded so far. */
-class PhaseRun<S> {
+class PhaseRun<S> implements HookInput<S> {
   shadowedCount = 0;
   errorCount = 0;
   winner: HookEntry<S> | undefined = undefined;
@@ -120,12 +128,14 @@ class PhaseRun<S> {
     readonly span: Span | undefined,
     observe: boolean,
     observers: number,
+    /** The hooks' arguments when a quiet fold already made them (see foldQuietly). */
+    args?: ToolArgs,
   ) {
     this.records = observe ? [] : undefined;
     this.shadowed = observe ? [] : undefined;
     this.errors = observe ? [] : undefined;
     this.started = observe ? performance.now() : 0;
-    this.args = hookArgs(request.args, request.argsCopy);
+    this.args = args ?? hookArgs(request.args, request.argsCopy);
     this.buffer = span === undefined ? undefined : phaseEventBuffer(span, matched.entries.length, observers);
   }
 
@@ -140,6 +150,7 @@ class PhaseRun<S> {
  * that the hooks' own spans follow its sampling decision).
  */
 export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>, span: Span | undefined): HookDecision | Promise<HookDecision> {
+  if (span === undefined && !core.hasObservers) return foldQuietly(core, request, matched);
   const recording = span !== undefined && isRecording(span) ? span : undefined;
   const run = new PhaseRun<S>(request, matched, recording, core.hasObservers, core.observerCount);
   if (span === undefined) return aggregate(core, run);
@@ -148,12 +159,50 @@ export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched:
   return context.with(trace.setSpan(outer, span), aggregate, undefined, core, run);
 }
 
-/** Invokes the matched hooks in order; goes asynchronous only at the first hook that returns a promise. */
-function aggregate<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision | Promise<HookDecision> {
+/**
+ * The fold of a phase with nothing to record it (no span, no observers) while every hook settles it
+ * the simple way: synchronously, with Continue, or with the first Skip / Redirect / Replace and no
+ * other decision after it. Nothing is recorded on that path, so it keeps no running state; the first
+ * hook that does anything else (returns a promise, fails, asks, aborts, is shadowed) hands the fold,
+ * as it stands, to the full one ({@link aggregate}), which goes on from that hook — one fold either way.
+ */
+function foldQuietly<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>): HookDecision | Promise<HookDecision> {
+  const input: HookInput<S> = { request, matched, args: hookArgs(request.args, request.argsCopy) };
+  const entries = matched.entries;
+  let winner: HookEntry<S> | undefined;
+  let winning: HookDecision = CONTINUE;
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as HookEntry<S>;
+    const verdict = invoke(input, entry);
+    if (!(verdict instanceof Promise) && !(verdict instanceof HookFailed)) {
+      if (entry.mode === 'audit' || verdict.kind === 'continue') continue;
+      if (winner === undefined && settlesQuietly(verdict, request.phase)) {
+        winner = entry;
+        winning = verdict;
+        continue;
+      }
+    }
+    const run = new PhaseRun<S>(request, matched, undefined, false, 0, input.args);
+    run.winner = winner;
+    run.winning = winning;
+    if (verdict instanceof Promise) return aggregateAsync(core, run, index, 0, verdict);
+    if (add(core, run, entry, verdict, 0)) run.aborted = true;
+    return aggregate(core, run, index + 1);
+  }
+  return winning;
+}
+
+/** Whether a first non-Continue decision wins with nothing to record: Skip (not after the tool ran), Redirect, Replace. */
+function settlesQuietly(decision: HookDecision, phase: Phase): boolean {
+  return decision.kind === 'redirect' || decision.kind === 'replace' || (decision.kind === 'skip' && phase !== 'after_tool');
+}
+
+/** Invokes the matched hooks in order from `from`; goes asynchronous only at the first hook that returns a promise. */
+function aggregate<S>(core: RunnerCore<S>, run: PhaseRun<S>, from = 0): HookDecision | Promise<HookDecision> {
   const entries = run.matched.entries;
   // Hook durations are recorded on the span and given to observers; with neither, the clock is not read.
   const timed = run.span !== undefined || run.records !== undefined;
-  for (let index = 0; index < entries.length; index += 1) {
+  for (let index = from; index < entries.length; index += 1) {
     const entry = entries[index] as HookEntry<S>;
     if (run.aborted && entry.mode !== 'audit') continue;
     const started = timed ? performance.now() : 0;
@@ -186,7 +235,7 @@ async function aggregateAsync<S>(
 }
 
 /** Calls one hook through the guard and checks what it returned; synchronous for a synchronous hook. */
-function invoke<S>(run: PhaseRun<S>, entry: HookEntry<S>): Verdict | Promise<Verdict> {
+function invoke<S>(run: HookInput<S>, entry: HookEntry<S>): Verdict | Promise<Verdict> {
   const matcherErrors = run.matched.matcherErrors;
   if (matcherErrors?.has(entry) === true) return new HookFailed('threw', matcherErrors.get(entry));
   const request = run.request;
@@ -197,7 +246,7 @@ function invoke<S>(run: PhaseRun<S>, entry: HookEntry<S>): Verdict | Promise<Ver
 }
 
 /** Calls the phase's method of the entry's hook (as a method: `this` is the hook). */
-function callHookMethod<S>(run: PhaseRun<S>, entry: HookEntry<S>, ctx: InvocationContext): unknown {
+function callHookMethod<S>(run: HookInput<S>, entry: HookEntry<S>, ctx: InvocationContext): unknown {
   const hook = entry.hook;
   const { toolName, state, value } = run.request;
   const args = run.args;
@@ -212,11 +261,11 @@ function callHookMethod<S>(run: PhaseRun<S>, entry: HookEntry<S>, ctx: Invocatio
 }
 
 /** Fires the signal of a hook that did not settle in time. */
-function abortTimedOut<S>(_run: PhaseRun<S>, entry: HookEntry<S>, ctx: InvocationContext): void {
+function abortTimedOut<S>(_run: HookInput<S>, entry: HookEntry<S>, ctx: InvocationContext): void {
   ctx.abort(new Error(`hook "${entry.name}" timed out after ${entry.timeoutMs} ms`));
 }
 
-function verdictOf<S>(settled: Settled, hookName: string, run: PhaseRun<S>): Verdict {
+function verdictOf<S>(settled: Settled, hookName: string, run: HookInput<S>): Verdict {
   if (!settled.ok) return new HookFailed(settled.kind, settled.error);
   // The request carries the rules themselves (toolName, isRedirectTarget, checkSkip): no object per hook.
   return checkDecision(settled.value, hookName, run.request);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HookDecision, ToolHook } from '../../../src/index.js';
-import { CONTINUE, HookAbortError, HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
+import { CONTINUE, HookAbortError, HookRunner, abort, ask, executeTool, redirect, replaceResult, skip } from '../../../src/index.js';
 
 type Behaviour = 'none' | 'undefined' | 'continue' | 'skip' | 'redirect' | 'abort' | 'ask' | 'replace' | 'throw' | 'junk';
 interface HookSpec {
@@ -96,14 +96,64 @@ function buildHooks(specs: HookSpec[], invoked: number[]): ToolHook[] {
   });
 }
 
+/** A hook that only observes: with one, every phase keeps its full running state (records for observers). */
+const observer: ToolHook = { name: 'observer', onEvent: () => undefined };
+
+/** What the phase's decision did to a call made through executeTool, as the model's decision would. */
+function callEffect(decision: HookDecision | { abortedBy: number }, phase: 'before' | 'after'): unknown {
+  if ('abortedBy' in decision) return { abortedBy: `h${decision.abortedBy}` };
+  if (phase === 'before') {
+    if (decision.kind === 'skip') return { result: decision.stubResult, ran: [] };
+    if (decision.kind === 'redirect') return { result: 'result', ran: [decision.newArgs] };
+    return { result: 'result', ran: [{}] };
+  }
+  // No re-execution allowed: an after_tool Redirect is recorded and ignored.
+  return { result: decision.kind === 'replace' ? decision.result : 'result', ran: [{}] };
+}
+
 describe('HookRunner aggregation matches the reference model', () => {
-  for (const phase of ['before', 'after'] as const) {
-    it(`over random hook chains (${phase}_tool)`, async () => {
+  // Through runBefore / runAfter a phase keeps its running state from the start (with an observer,
+  // records for it too). A call made with executeTool and no SDK has nothing to record it: its phases
+  // fold without running state until a hook needs it (the quiet fold). All must give what the model says.
+  for (const [phase, via] of [
+    ['before', 'runner'],
+    ['after', 'runner'],
+    ['before', 'observed runner'],
+    ['after', 'observed runner'],
+    ['before', 'executeTool'],
+    ['after', 'executeTool'],
+  ] as const) {
+    it(`over random hook chains (${phase}_tool, ${via})`, async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(hookSpec, { maxLength: 8 }), async (specs) => {
           const invoked: number[] = [];
-          const runner = new HookRunner({ hooks: buildHooks(specs, invoked), approver: () => ({ approved: true }) });
           const expected = model(specs, phase);
+          if (via === 'executeTool') {
+            const hooks = buildHooks(specs, invoked).map((hook): ToolHook => {
+              const { beforeTool, afterTool, ...rest } = hook;
+              return phase === 'before' ? { ...rest, ...(beforeTool === undefined ? {} : { beforeTool }) } : { ...rest, ...(afterTool === undefined ? {} : { afterTool }) };
+            });
+            const runner = new HookRunner({ hooks, approver: () => ({ approved: true }) });
+            const ran: unknown[] = [];
+            const effect = await executeTool({
+              hooks: runner,
+              toolName: 'tool',
+              args: {},
+              maxReexecutions: 0,
+              execute: (args) => {
+                ran.push({ ...args });
+                return 'result';
+              },
+            }).then(
+              (result: unknown) => ({ result, ran }),
+              (error: unknown) => (error instanceof HookAbortError ? { abortedBy: error.sourceHook } : error),
+            );
+            expect(invoked).toEqual(expected.invoked);
+            expect(effect).toEqual(callEffect(expected.result, phase));
+            return;
+          }
+          const hooks = buildHooks(specs, invoked);
+          const runner = new HookRunner({ hooks: via === 'observed runner' ? [...hooks, observer] : hooks, approver: () => ({ approved: true }) });
           const actual = await (phase === 'before'
             ? runner.runBefore('tool', {}, undefined)
             : runner.runAfter('tool', {}, 'result', undefined, 1)
