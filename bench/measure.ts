@@ -106,6 +106,68 @@ export function summarise(samples: readonly number[]): TimeStats {
   };
 }
 
+/** Two calls timed side by side: their ratio, the quartiles of the per-pair ratios, and each side's median. */
+export interface PairedStats {
+  /** Σ own / Σ base over the pairs, the most disturbed 5 % of pairs left out. */
+  readonly ratio: number;
+  /** Quartiles of the per-pair ratios. */
+  readonly p25: number;
+  readonly p75: number;
+  /** Median time per call of each side, ns. */
+  readonly ownNs: number;
+  readonly baseNs: number;
+  readonly pairs: number;
+}
+
+/** How many pairs of batches, and how many calls per batch. */
+export interface PairedOptions {
+  readonly pairs: number;
+  readonly calls: number;
+}
+
+async function timeBatch(call: Call, calls: number): Promise<number> {
+  const started = performance.now();
+  for (let index = 0; index < calls; index += 1) await call();
+  return ((performance.now() - started) * 1e6) / calls;
+}
+
+/**
+ * Times `own` against `base` side by side: short batches of each, back to back, in alternating order
+ * (base–own, own–base, …), so that whatever disturbs the machine for a moment — another process, a
+ * frequency change — lands on both sides of a pair alike. The ratio is of the two sides' total times,
+ * without the 5 % of pairs that took longest (the moments another process had the core): a total, not a
+ * median of per-pair ratios, because a young-generation GC falls in only some batches, and a median would
+ * leave out the GC work that each side's allocations cause. Timed on the wall clock, whose resolution is
+ * well under a batch: the thread CPU clock (`process.threadCpuUsage`) advances in scheduler ticks of 4 ms
+ * here, as long as a whole batch.
+ */
+export async function samplePaired(own: Call, base: Call, options: PairedOptions): Promise<PairedStats> {
+  const ratios: number[] = [];
+  const owns: number[] = [];
+  const bases: number[] = [];
+  for (let pair = 0; pair < options.pairs; pair += 1) {
+    const baseFirst = pair % 2 === 0;
+    const b1 = baseFirst ? await timeBatch(base, options.calls) : 0;
+    const t = await timeBatch(own, options.calls);
+    const b = baseFirst ? b1 : await timeBatch(base, options.calls);
+    ratios.push(t / b);
+    owns.push(t);
+    bases.push(b);
+  }
+  const kept = owns.map((_, i) => i).sort((x, y) => (owns[x] as number) + (bases[x] as number) - ((owns[y] as number) + (bases[y] as number)));
+  kept.length = Math.max(1, Math.ceil(kept.length * 0.95));
+  const total = (side: readonly number[]): number => kept.reduce((sum, i) => sum + (side[i] as number), 0);
+  const sorted = ratios.sort((x, y) => x - y);
+  return {
+    ratio: total(owns) / total(bases),
+    p25: quantile(sorted, 0.25),
+    p75: quantile(sorted, 0.75),
+    ownNs: summarise(owns).medianNs,
+    baseNs: summarise(bases).medianNs,
+    pairs: options.pairs,
+  };
+}
+
 /** Heap bytes per call. */
 export interface HeapStats {
   /** Bytes allocated per call: heap growth over the window plus everything GCs freed in it. */

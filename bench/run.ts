@@ -15,8 +15,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release } from 'node:os';
-import type { Call, HeapStats, SamplingOptions, TimeStats } from './measure.js';
-import { measureHeap, measureThroughput, sampleRound, summarise } from './measure.js';
+import type { Call, HeapStats, PairedOptions, SamplingOptions, TimeStats } from './measure.js';
+import { measureHeap, measureThroughput, samplePaired, sampleRound, summarise } from './measure.js';
 import type { Build } from './library.js';
 import { loadLibrary } from './library.js';
 import type { Scenario } from './scenarios.js';
@@ -97,6 +97,8 @@ export interface ScenarioResult extends TimeStats {
   readonly ratio: number | undefined;
   readonly ratioMin: number | undefined;
   readonly ratioMax: number | undefined;
+  /** How the ratio was measured: pooled over the rounds, or side by side (`samplePaired`; min–max is then the pairs' quartiles). */
+  readonly ratioMethod: 'rounds' | 'paired' | undefined;
   readonly addedNs: number | undefined;
   readonly heap: HeapStats;
   readonly spans: string | undefined;
@@ -120,7 +122,7 @@ interface Results {
   readonly os: string;
   readonly date: string;
   readonly build: Build;
-  readonly settings: { rounds: number; timeMs: number; batch: number; gcBetween: boolean };
+  readonly settings: { rounds: number; timeMs: number; batch: number; gcBetween: boolean; pairs: number; pairCalls: number };
   readonly scenarios: ScenarioResult[];
   readonly throughput: Throughput[];
 }
@@ -133,6 +135,7 @@ async function measureSetting(
   scenarios: readonly Scenario[],
   options: Options,
   sampling: SamplingOptions,
+  pairing: PairedOptions,
   heapCalls: number,
   settle: () => Promise<void>,
   sdk: TracingSdk | undefined,
@@ -157,12 +160,19 @@ async function measureSetting(
   for (const scenario of scenarios) {
     const own = stats.get(scenario.id) as TimeStats;
     const base = scenario.baseline === undefined ? undefined : stats.get(scenario.baseline);
-    const ratio = base === undefined ? undefined : own.medianNs / base.medianNs;
-    const roundRatios =
+    const baseCall = scenario.baseline === undefined ? undefined : scenarios.find((s) => s.id === scenario.baseline)?.call;
+    const paired = scenario.paired === true && baseCall !== undefined ? await samplePaired(scenario.call, baseCall, pairing) : undefined;
+    let ratio = base === undefined ? undefined : own.medianNs / base.medianNs;
+    let addedNs = base === undefined ? undefined : own.medianNs - base.medianNs;
+    let roundRatios =
       scenario.baseline === undefined
         ? []
         : perRound.map((m) => (m.get(scenario.id) as number) / (m.get(scenario.baseline as string) as number));
-    const addedNs = base === undefined ? undefined : own.medianNs - base.medianNs;
+    if (paired !== undefined) {
+      ratio = paired.ratio;
+      addedNs = paired.ownNs - paired.baseNs;
+      roundRatios = [paired.p25, paired.p75];
+    }
     const heap = await measureHeap(scenario.call, heapCalls, settle);
     const spans = sdk === undefined ? undefined : spanCounts(await recordShapes(sdk, scenario.call, 4), 4);
     let target: string | undefined;
@@ -186,6 +196,7 @@ async function measureSetting(
       ratio,
       ratioMin: roundRatios.length === 0 ? undefined : Math.min(...roundRatios),
       ratioMax: roundRatios.length === 0 ? undefined : Math.max(...roundRatios),
+      ratioMethod: ratio === undefined ? undefined : paired === undefined ? 'rounds' : 'paired',
       addedNs,
       heap,
       spans,
@@ -205,7 +216,7 @@ function printTable(results: readonly ScenarioResult[]): void {
     r.id,
     fmtNs(r.medianNs),
     `±${(((r.p75Ns - r.p25Ns) / 2 / r.medianNs) * 100).toFixed(1)}%`,
-    r.ratio === undefined ? '' : `${r.ratio.toFixed(3)}× (${(r.ratioMin ?? 0).toFixed(2)}–${(r.ratioMax ?? 0).toFixed(2)})`,
+    r.ratio === undefined ? '' : `${r.ratio.toFixed(3)}× (${(r.ratioMin ?? 0).toFixed(2)}–${(r.ratioMax ?? 0).toFixed(2)}${r.ratioMethod === 'paired' ? ' paired' : ''})`,
     r.addedNs === undefined ? '' : `${r.addedNs >= 0 ? '+' : ''}${fmtNs(r.addedNs)}`,
     `${Math.round(r.heap.allocatedBytes)}`,
     `${Math.round(r.heap.retainedBytes)}`,
@@ -240,6 +251,8 @@ async function main(): Promise<void> {
     throw new Error('run with --expose-gc (npm run bench does): heap figures and clean rounds need it');
   }
   const sampling: SamplingOptions = { batch: 100, timeMs: options.timeMs, minSamples: options.quick ? 5 : 20, warmupMs: options.quick ? 20 : 300, gcBetween: options.gcBetween };
+  // About 3 ms per batch of a sampled-out call, 300 pairs: two seconds a side, in alternation.
+  const pairing: PairedOptions = options.quick ? { pairs: 10, calls: 200 } : { pairs: 300, calls: 2_000 };
   const heapCalls = options.quick ? 2_000 : 20_000;
   const cpu = cpus()[0]?.model ?? 'unknown';
   log(`toolhooks benchmark — node ${process.version}, ${cpu}, ${cpus().length} cores, ${platform()} ${release()}`);
@@ -259,7 +272,7 @@ async function main(): Promise<void> {
   const noSdk = wanted(noSdkScenarios(lib));
   if (noSdk.length > 0) {
     process.stderr.write('no SDK registered:\n');
-    results.push(...(await measureSetting(noSdk, options, sampling, heapCalls, async () => undefined, undefined)));
+    results.push(...(await measureSetting(noSdk, options, sampling, pairing, heapCalls, async () => undefined, undefined)));
   }
 
   const sdk = installTracingSdk();
@@ -267,7 +280,7 @@ async function main(): Promise<void> {
   const throughput: Throughput[] = [];
   if (sdkSet.length > 0) {
     process.stderr.write('tracing SDK registered:\n');
-    results.push(...(await measureSetting(sdkSet, options, sampling, heapCalls, () => sdk.flush(), sdk)));
+    results.push(...(await measureSetting(sdkSet, options, sampling, pairing, heapCalls, () => sdk.flush(), sdk)));
     for (const scenario of sdkSet.filter((s) => s.id.startsWith('sdk.hooks-2'))) {
       for (const concurrency of [1, 32]) {
         const before = sdk.exporter.exported;
@@ -286,7 +299,9 @@ async function main(): Promise<void> {
   log('');
   printTable(results);
   log('\nIQR/2: half the interquartile range of the per-sample means, relative to the median.');
-  log('ratio: median / baseline median, pooled over rounds (min–max of the per-round ratios).');
+  log('ratio: median / baseline median, pooled over rounds (min–max of the per-round ratios);');
+  log(`  "paired": total time / baseline total time over ${pairing.pairs} pairs of alternating ${pairing.calls}-call batches timed side by side,`);
+  log("  the slowest 5 % of pairs left out (in brackets: the quartiles of the per-pair ratios).");
   log('alloc B / kept B: heap bytes allocated / still reachable after a full GC, per call.\n');
   for (const r of results.filter((x) => x.spans !== undefined)) log(`spans per call, ${r.id}: ${r.spans}`);
   for (const scenario of [...noSdk, ...sdkSet].filter((s) => s.reference !== undefined)) {
@@ -315,7 +330,7 @@ async function main(): Promise<void> {
     os: `${platform()} ${release()}`,
     date: new Date().toISOString(),
     build: options.build,
-    settings: { rounds: options.rounds, timeMs: options.timeMs, batch: sampling.batch, gcBetween: options.gcBetween },
+    settings: { rounds: options.rounds, timeMs: options.timeMs, batch: sampling.batch, gcBetween: options.gcBetween, pairs: pairing.pairs, pairCalls: pairing.calls },
     scenarios: results,
     throughput,
   };

@@ -31,6 +31,11 @@ export interface Scenario {
   readonly library: boolean;
   /** The target, when the issue sets one. */
   readonly target?: { readonly maxRatio?: number; readonly maxAddedNs?: number };
+  /**
+   * Whether its ratio is measured side by side with its baseline (`samplePaired`: short alternating
+   * batches) rather than from the rounds: for a target close to 1×, where the rounds' time apart matters.
+   */
+  readonly paired?: boolean;
   /** Another scenario, measured earlier in the same run (another setting), it is also reported against. */
   readonly reference?: string;
   readonly call: () => Promise<unknown>;
@@ -210,6 +215,7 @@ export function sdkScenarios(lib: Library): Scenario[] {
       baseline: 'sdk.dropped-root.hand',
       library: true,
       target: { maxRatio: 1.1 },
+      paired: true,
       call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), sampledOutTracer().tracer),
     },
     // The same, inside the agent's request span that the sampler dropped: the call's span would be a

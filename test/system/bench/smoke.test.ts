@@ -182,9 +182,16 @@ describe('benchmark smoke run', () => {
         node: string;
         cpu: string;
         date: string;
-        scenarios: { id: string; medianNs: number; ratio?: number; samples: number }[];
+        scenarios: { id: string; medianNs: number; ratio?: number; ratioMin?: number; ratioMax?: number; ratioMethod?: string; samples: number }[];
         throughput: { callsPerSecond: number }[];
       };
+      // The dropped root is timed side by side with its baseline; every other comparison over the rounds.
+      const dropped = results.scenarios.find((s) => s.id === 'sdk.dropped-root');
+      expect(dropped?.ratioMethod).toBe('paired');
+      expect(Number.isFinite(dropped?.ratio) && (dropped?.ratio ?? 0) > 0).toBe(true);
+      expect(dropped?.ratioMin).toBeLessThanOrEqual(dropped?.ratioMax ?? Number.NaN);
+      expect(results.scenarios.find((s) => s.id === 'sdk.hooks-2')?.ratioMethod).toBe('rounds');
+      expect(stdout).toMatch(/sdk\.dropped-root .*paired\)/);
       expect(results.node).toBe(process.version);
       expect(results.cpu.length).toBeGreaterThan(0);
       expect(results.scenarios.map((s) => s.id)).toEqual([...noSdkScenarios(lib), ...sdkScenarios(lib)].map((s) => s.id));
