@@ -92,6 +92,12 @@ interface CheckResult {
 
 /** How many prepared calls wait for their `execute` at most (a step the SDK never executes leaves some behind). */
 const PREPARED_CAPACITY = 1_000;
+
+/** A checked call's preparation, with the input it was checked with. */
+interface PreparedCall {
+  readonly input: unknown;
+  readonly prepared: Prepared;
+}
 /** How many asking spans are remembered for a continuation's link (as many as the ledger remembers ids). */
 const ASKING_CAPACITY = 10_000;
 
@@ -100,7 +106,12 @@ export class FrameworkApprovals {
   readonly #runner: CallRunner;
   /** Resolutions, by the SDK's approvalId (unique, unlike a provider's tool call ids across conversations). */
   readonly #ledger: ApprovalLedger;
-  readonly #prepared = new Map<string, Prepared>();
+  /**
+   * What each checked call's `execute` runs with, by tool call id, each with the input it was checked
+   * with: two runs of one hooked set whose providers number their calls alike ("call_0") hold theirs
+   * side by side, and each `execute` takes the one for its own input.
+   */
+  readonly #prepared = new Map<string, PreparedCall[]>();
   /** The asking span of each call that asked, by tool call id: the SDK has no approvalId yet when it asks. */
   readonly #asking = new Map<string, SpanContext | undefined>();
 
@@ -144,17 +155,17 @@ export class FrameworkApprovals {
       if (!answer.approved) return { status: 'not-applicable', continuation: true };
       const resolved = this.#resolve(call.toolCallId, answer.approvalId);
       if (resolved === undefined) {
-        this.#prepare(call.toolCallId, { kind: 'replayed', approvalId: answer.approvalId });
+        this.#prepare(call, { kind: 'replayed', approvalId: answer.approvalId });
         return { status: 'not-applicable', continuation: true, replayed: answer.approvalId };
       }
-      this.#prepare(call.toolCallId, { kind: 'approved', approvalId: answer.approvalId, askedIn: resolved.askedIn });
+      this.#prepare(call, { kind: 'approved', approvalId: answer.approvalId, askedIn: resolved.askedIn });
       return { status: 'not-applicable', continuation: true };
     }
     if (await ownApproval(ownNeedsApproval, call.toolName, call.input, call.toolCallId, options)) return { status: 'user-approval', continuation: false };
     let pending: PendingApproval | undefined;
     const before = await this.#runner.ahead(call, { id: call.toolCallId, onPending: (asked) => (pending = asked) });
     if (pending === undefined || !isPendingBefore(before)) {
-      this.#prepare(call.toolCallId, { kind: 'held', before });
+      this.#prepare(call, { kind: 'held', before });
       return { status: 'not-applicable', continuation: false };
     }
     const askedIn = await this.#recordPending(call, before);
@@ -165,15 +176,13 @@ export class FrameworkApprovals {
   /**
    * What `execute` runs with: the held before_tool decision, the app's approval, or a replay (the
    * call must not run). Reads the conversation itself when no approval check came first (`ai` 6
-   * does not check approved calls again).
+   * does not check approved calls again). A preparation is used once, and only by a call with the input
+   * it was checked with.
    */
-  forExecute(toolCallId: string | undefined, messages: unknown): Prepared | undefined {
+  forExecute(toolCallId: string | undefined, input: unknown, messages: unknown): Prepared | undefined {
     if (toolCallId === undefined) return undefined;
-    const prepared = this.#prepared.get(toolCallId);
-    if (prepared !== undefined) {
-      this.#prepared.delete(toolCallId);
-      return prepared;
-    }
+    const prepared = this.#take(toolCallId, input);
+    if (prepared !== undefined) return prepared;
     const answer = answerFor(messages, toolCallId);
     if (answer === undefined || !answer.approved) return undefined;
     const resolved = this.#resolve(toolCallId, answer.approvalId);
@@ -193,8 +202,29 @@ export class FrameworkApprovals {
     return askedIn;
   }
 
-  #prepare(toolCallId: string, prepared: Prepared): void {
-    setBounded(this.#prepared, toolCallId, prepared, PREPARED_CAPACITY);
+  #prepare(call: ApprovalCall, prepared: Prepared): void {
+    const held = this.#prepared.get(call.toolCallId) ?? [];
+    held.push({ input: call.input, prepared });
+    setBounded(this.#prepared, call.toolCallId, held, PREPARED_CAPACITY);
+  }
+
+  /**
+   * The preparation of the call `toolCallId` checked with `input`: the very object the SDK checked and
+   * now executes (it passes the same tool call to both), else one with equal JSON (an SDK that copies the
+   * input between the two); none for a call of another run that only shares the id.
+   */
+  #take(toolCallId: string, input: unknown): Prepared | undefined {
+    const held = this.#prepared.get(toolCallId);
+    if (held === undefined) return undefined;
+    let index = held.findIndex((entry) => entry.input === input);
+    if (index < 0) {
+      const json = jsonOf(input);
+      if (json !== undefined) index = held.findIndex((entry) => jsonOf(entry.input) === json);
+    }
+    if (index < 0) return undefined;
+    const [entry] = held.splice(index, 1);
+    if (held.length === 0) this.#prepared.delete(toolCallId);
+    return entry?.prepared;
   }
 
   /**
@@ -222,4 +252,13 @@ async function ownApproval(
   const context = (options.toolsContext as Record<string, unknown> | undefined)?.[toolName];
   const answer: unknown = await (needsApproval as (input: unknown, options: unknown) => unknown)(input, { toolCallId, messages: options.messages ?? [], context });
   return answer === true;
+}
+
+/** The input as JSON, for telling two calls' inputs apart; undefined when it has none (a cycle, a BigInt, a throwing getter). */
+function jsonOf(input: unknown): string | undefined {
+  try {
+    return JSON.stringify(input);
+  } catch {
+    return undefined;
+  }
 }

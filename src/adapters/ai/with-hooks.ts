@@ -292,7 +292,7 @@ async function runCall<S>(
   const { toolCallId, abortSignal } = readSdkOptions(sdkOptions);
   const runnables = settings.runnables;
   const approvals = settings.approvals;
-  const parts = approvals === undefined ? undefined : approvalParts(approvals, toolCallId, (sdkOptions as { messages?: unknown } | undefined)?.messages);
+  const parts = approvals === undefined ? undefined : approvalParts(approvals, toolCallId, input, (sdkOptions as { messages?: unknown } | undefined)?.messages);
   try {
     return await runToolCall<S>({
       ...parts,
@@ -334,8 +334,8 @@ function forTheModel(error: unknown): unknown {
  * approval check, or the app's approval. A response replayed for an approval already resolved never
  * runs the tool again: the SDK reports this error to the model as the tool's error.
  */
-function approvalParts(approvals: FrameworkApprovals, toolCallId: string | undefined, messages: unknown): ApprovalParts | undefined {
-  const prepared = approvals.forExecute(toolCallId, messages);
+function approvalParts(approvals: FrameworkApprovals, toolCallId: string | undefined, input: unknown, messages: unknown): ApprovalParts | undefined {
+  const prepared = approvals.forExecute(toolCallId, input, messages);
   if (prepared === undefined) return undefined;
   if (prepared.kind === 'held') return { before: prepared.before };
   if (prepared.kind === 'replayed') throw new Error(alreadyResolved(prepared.approvalId));

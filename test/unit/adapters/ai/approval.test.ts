@@ -6,7 +6,7 @@
  */
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { HookRunner, ask } from '../../../../src/index.js';
+import { HookRunner, ask, redirect } from '../../../../src/index.js';
 import { withHooks } from '../../../../src/adapters/ai/index.js';
 import { ATTR_OUTCOME } from '../../../../src/telemetry/semconv.js';
 import { createTestTracing } from '../../../support/tracing.js';
@@ -61,10 +61,29 @@ describe('execute after the check', () => {
     expect(weather).toHaveBeenCalledTimes(1);
     for (let i = 0; i <= 1_000; i++) await toolApproval(call('weather', `w${i}`));
     expect(weather).toHaveBeenCalledTimes(1_002);
-    await tools.weather.execute({ city: 'Oslo' }, { toolCallId: 'w1000' }); // held: no second run
+    // The checked input again, as a copy with the same JSON: held, no second run.
+    await tools.weather.execute({ to: 'a' }, { toolCallId: 'w1000' });
     expect(weather).toHaveBeenCalledTimes(1_002);
-    await tools.weather.execute({ city: 'Oslo' }, { toolCallId: 'w0' }); // dropped: runs the hooks again
+    await tools.weather.execute({ to: 'a' }, { toolCallId: 'w0' }); // dropped: runs the hooks again
     expect(weather).toHaveBeenCalledTimes(1_003);
+  });
+
+  it('two runs whose providers number their calls alike each execute with the decision held for their own input', async () => {
+    const policy = vi.fn((_tool: string, args: { city?: unknown }) => (args.city === 'Oslo' ? redirect({ newArgs: { city: 'Bergen' } }) : undefined));
+    const runner = new HookRunner({ hooks: [{ name: 'policy', tools: ['weather'], beforeTool: policy }], tracer: tracing.tracer });
+    const ran: unknown[] = [];
+    const execute = async (input: { city: string }, _options: unknown) => (ran.push(input.city), `sun in ${input.city}`);
+    const { tools, toolApproval } = withHooks({ weather: { inputSchema: {}, execute } }, runner, { approvals: 'framework' });
+    const oslo = { city: 'Oslo' };
+    const paris = { city: 'Paris' };
+    // Both runs check their "call_0" before either executes it, as two concurrent steps can.
+    await toolApproval({ toolCall: { toolCallId: 'call_0', toolName: 'weather', input: oslo }, messages: [] });
+    await toolApproval({ toolCall: { toolCallId: 'call_0', toolName: 'weather', input: paris }, messages: [] });
+    expect(await tools.weather.execute(paris, { toolCallId: 'call_0' })).toBe('sun in Paris');
+    expect(await tools.weather.execute(oslo, { toolCallId: 'call_0' })).toBe('sun in Bergen');
+    expect(ran).toEqual(['Paris', 'Bergen']);
+    // Each call's hooks ran once, in its check.
+    expect(policy).toHaveBeenCalledTimes(2);
   });
 });
 
