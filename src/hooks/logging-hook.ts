@@ -112,13 +112,13 @@ export class LoggingHook implements ToolHook {
   readonly #failures = new FailureCounter('the tool call is unaffected');
 
   constructor(options: LoggingHookOptions = {}) {
-    readOptions(options, 'LoggingHook(options)', 'LoggingHook', { logger: object, level: string, tools: anything, name: string });
-    this.name = options.name ?? 'LoggingHook';
-    if (options.tools !== undefined) this.tools = options.tools;
-    if (options.logger === undefined) {
-      this.#logger = defaultLogger(options.level ?? 'info');
+    const { logger, level, tools, name } = readOptions(options, 'LoggingHook(options)', 'LoggingHook', { logger: object, level: string, tools: anything, name: string }) as LoggingHookOptions;
+    this.name = name ?? 'LoggingHook';
+    if (tools !== undefined) this.tools = tools;
+    if (logger === undefined) {
+      this.#logger = defaultLogger(level ?? 'info');
     } else {
-      this.#logger = options.level === undefined ? options.logger : options.logger.child({}, { level: options.level });
+      this.#logger = level === undefined ? logger : logger.child({}, { level });
     }
   }
 

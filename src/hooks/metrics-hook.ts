@@ -93,10 +93,9 @@ export class MetricsHook implements ToolHook {
   readonly #failures = new FailureCounter('the tool call is unaffected');
 
   constructor(options: MetricsHookOptions = {}) {
-    readOptions(options, 'MetricsHook(options)', 'MetricsHook', { meter: object, tools: anything, name: string });
-    this.name = options.name ?? 'MetricsHook';
-    if (options.tools !== undefined) this.tools = options.tools;
-    const meter = options.meter;
+    const { meter, tools, name } = readOptions(options, 'MetricsHook(options)', 'MetricsHook', { meter: object, tools: anything, name: string }) as MetricsHookOptions;
+    this.name = name ?? 'MetricsHook';
+    if (tools !== undefined) this.tools = tools;
     if (meter === undefined) {
       this.#instruments = new FollowGlobal(
         () => metrics.getMeterProvider(),

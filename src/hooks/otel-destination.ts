@@ -61,8 +61,8 @@ const SEVERITY_BY_LEVEL: ReadonlyMap<number, readonly [number, string]> = new Ma
  * ```
  */
 export function otelDestination(options: OTelDestinationOptions = {}): DestinationStream {
-  readOptions(options, 'otelDestination(options)', 'otelDestination', { loggerName: string });
-  return new OTelDestination(options.loggerName ?? INSTRUMENTATION_NAME);
+  const { loggerName } = readOptions(options, 'otelDestination(options)', 'otelDestination', { loggerName: string });
+  return new OTelDestination(loggerName ?? INSTRUMENTATION_NAME);
 }
 
 class OTelDestination implements DestinationStream {

@@ -45,7 +45,9 @@ type OptionCheck<T = unknown> = (value: unknown, what: string) => T;
 /**
  * Checks an options object: not an object → TypeError; an unknown key → TypeError naming the nearest
  * known one (`hints` maps known misspellings); each given (not undefined) value through its check.
- * `undefined` reads as `{}`. Returns the object, typed by the checks.
+ * `undefined` reads as `{}`. Returns a snapshot: a new object with each given known option as it was
+ * read for its check, so that an option that is a getter (or a Proxy trap) cannot pass the check with
+ * one value and be used with another; read the options from it, never from `value` again.
  *
  * @example
  * ```ts
@@ -63,11 +65,14 @@ export function readOptions<C extends Record<string, OptionCheck>>(
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${what} must be an object, got ${quoteValue(value)}`);
   const known = Object.keys(checks);
   rejectUnknownOptions(value, known, where, hints);
+  const snapshot: Record<string, unknown> = {};
   for (const key of known) {
     const option: unknown = (value as Record<string, unknown>)[key];
-    if (option !== undefined) (checks[key] as OptionCheck)(option, `${where}: ${key}`);
+    if (option === undefined) continue;
+    (checks[key] as OptionCheck)(option, `${where}: ${key}`);
+    snapshot[key] = option;
   }
-  return value as { readonly [K in keyof C]?: ReturnType<C[K]> };
+  return snapshot as { readonly [K in keyof C]?: ReturnType<C[K]> };
 }
 
 /** Any value (checked elsewhere). */

@@ -85,9 +85,10 @@ const TIMER = duration(0);
 /** Validates options given by JavaScript callers as strictly as the types do for TypeScript ones. */
 export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   if (options === null || typeof options !== 'object') invalid('options', options, 'an object');
-  readOptions(options, 'startTelemetry(options)', 'startTelemetry', OPTION_CHECKS);
+  // Each option read once, for its check and its use: a getter cannot pass the check and then change.
+  const given = readOptions(options, 'startTelemetry(options)', 'startTelemetry', OPTION_CHECKS) as StartTelemetryOptions;
   const checked: CheckedOptions = { console: false, shutdownTimeoutMillis: DEFAULT_SHUTDOWN_TIMEOUT_MS };
-  const { serviceName, endpoint, protocol, headers, console, prometheus, metricExportIntervalMillis, shutdownTimeoutMillis } = options;
+  const { serviceName, endpoint, protocol, headers, console, prometheus, metricExportIntervalMillis, shutdownTimeoutMillis } = given;
   if (serviceName !== undefined) {
     if (typeof serviceName !== 'string' || serviceName.trim() === '') invalid('options.serviceName', serviceName, 'a non-empty string');
     checked.serviceName = serviceName;
@@ -109,8 +110,7 @@ export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   }
   if (prometheus !== undefined) {
     if (prometheus === null || typeof prometheus !== 'object') invalid('options.prometheus', prometheus, 'an object { port, host? }');
-    readOptions(prometheus, 'startTelemetry: prometheus', 'startTelemetry: prometheus', { port: anything, host: anything });
-    const { port, host } = prometheus;
+    const { port, host } = readOptions(prometheus, 'startTelemetry: prometheus', 'startTelemetry: prometheus', { port: anything, host: anything });
     if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535) {
       invalid('options.prometheus.port', port, 'an integer from 1 to 65535');
     }

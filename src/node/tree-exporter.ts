@@ -73,10 +73,10 @@ export class TreeSpanExporter implements SpanExporter {
   #flushScheduled = false;
 
   constructor(options: TreeSpanExporterOptions = {}) {
-    readOptions(options, 'TreeSpanExporter(options)', 'TreeSpanExporter', { write: func, color: boolean });
-    this.#toStdout = options.write === undefined;
-    this.#write = options.write ?? ((text) => void process.stdout.write(text));
-    this.#color = options.color ?? (options.write === undefined && process.stdout.isTTY === true);
+    const { write, color } = readOptions(options, 'TreeSpanExporter(options)', 'TreeSpanExporter', { write: func, color: boolean }) as TreeSpanExporterOptions;
+    this.#toStdout = write === undefined;
+    this.#write = write ?? ((text) => void process.stdout.write(text));
+    this.#color = color ?? (write === undefined && process.stdout.isTTY === true);
   }
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {

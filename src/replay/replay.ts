@@ -33,18 +33,19 @@ export async function replay<S = unknown>(options: ReplayOptions<S>): Promise<Re
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('replay(options) takes an object: replay({ hooks, source })');
   }
-  const { maxSourceBytes = DEFAULT_MAX_SOURCE_BYTES } = readOptions(options, 'replay(options)', 'replay', {
+  const given = readOptions(options, 'replay(options)', 'replay', {
     hooks: anything,
     source: anything,
     state: anything,
     fetchTimeoutMs: duration(1),
     maxSourceBytes: count(1),
-  });
+  }) as ReplayOptions<S>;
+  const { maxSourceBytes = DEFAULT_MAX_SOURCE_BYTES } = given;
   // Hooks first: a bad policy is reported before anything is fetched.
-  const runner = new ReplayRunner<S>(options.hooks);
-  const spans = await readSourceSpans(options.source, { fetchTimeoutMs: options.fetchTimeoutMs, maxSourceBytes });
+  const runner = new ReplayRunner<S>(given.hooks);
+  const spans = await readSourceSpans(given.source, { fetchTimeoutMs: given.fetchTimeoutMs, maxSourceBytes });
   const calls = recordedCalls(spans);
-  return replayCalls(runner, calls, options.state as S);
+  return replayCalls(runner, calls, given.state as S);
 }
 
 /** Replays parsed calls one at a time (hooks may keep state, so order matters as it did live). */

@@ -126,7 +126,7 @@ export class HookRunner<S = unknown> {
     opts: RunOptions | undefined,
   ): Promise<HookDecision> {
     try {
-      checkRunCall(phase, toolName, args, opts);
+      const checked = checkRunCall(phase, toolName, args, opts);
       const request: PhaseRequest = {
         phase,
         toolName,
@@ -134,10 +134,10 @@ export class HookRunner<S = unknown> {
         state,
         value,
         durationMs,
-        callId: opts?.callId,
-        attempt: opts?.attempt ?? 1,
-        signal: opts?.signal,
-        isRedirectTarget: redirectTargetCheck(opts?.knownTools),
+        callId: checked.callId,
+        attempt: checked.attempt ?? 1,
+        signal: checked.signal,
+        isRedirectTarget: redirectTargetCheck(checked.knownTools),
       };
       return Promise.resolve(this.#core.run(request));
     } catch (error) {

@@ -6,7 +6,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import { typeName } from '../internal/describe.js';
 import { isPlainObject } from '../decisions.js';
-import type { Approver, FailureMode, Phase, ToolArgs, ToolHook } from '../hook.js';
+import type { Approver, FailureMode, Phase, ToolHook } from '../hook.js';
 import type { HOOK_METHODS } from './misuse.js';
 import { RUNNER_OPTION_HINTS, looksLikeHook, singleHookError } from './misuse.js';
 import type { CaptureOptions } from '../telemetry/capture/options.js';
@@ -85,18 +85,19 @@ export function readRunnerOptions<S>(value: ToolHook<S>[] | HookRunnerOptions<S>
   if (!isPlainObject(value)) {
     throw new TypeError(`HookRunner takes an array of hooks or an options object ({ hooks, ... }), got ${typeName(value)}`);
   }
-  for (const [key, option] of Object.entries(value)) {
-    // `{ policy }` in JavaScript: a hook under its variable's name instead of in `hooks`.
-    if (!RUNNER_OPTIONS.includes(key) && looksLikeHook(option)) {
+  for (const key of Object.keys(value)) {
+    // `{ policy }` in JavaScript: a hook under its variable's name instead of in `hooks`. Only an unknown
+    // key's value is read here; each known option is read once, below.
+    if (!RUNNER_OPTIONS.includes(key) && looksLikeHook((value as Record<string, unknown>)[key])) {
       throw new TypeError(`HookRunner: option ${JSON.stringify(key)} is a hook, not an option; pass { hooks: [${key}] }`);
     }
   }
-  readOptions(value, 'HookRunner(options)', 'HookRunner', RUNNER_CHECKS, RUNNER_OPTION_HINTS);
-  return value;
+  // The checked snapshot, never the caller's object again: an option read twice could change in between.
+  return readOptions(value, 'HookRunner(options)', 'HookRunner', RUNNER_CHECKS, RUNNER_OPTION_HINTS) as HookRunnerOptions<S>;
 }
 
-/** Checks the arguments of a public run method; a TypeError names the parameter. */
-export function checkRunCall(phase: Phase, toolName: unknown, args: unknown, opts: unknown): asserts args is ToolArgs {
+/** Checks the arguments of a public run method (a TypeError names the parameter); returns the checked options. */
+export function checkRunCall(phase: Phase, toolName: unknown, args: unknown, opts: unknown): RunOptions {
   const method = PHASE_API[phase];
   if (typeof toolName !== 'string' || toolName.length === 0) {
     throw new TypeError(
@@ -106,7 +107,7 @@ export function checkRunCall(phase: Phase, toolName: unknown, args: unknown, opt
   if (!isPlainObject(args)) {
     throw new TypeError(`HookRunner.${method}: args must be a plain object of tool arguments, got ${typeName(args)}`);
   }
-  readOptions(opts, `HookRunner.${method}: opts ({ callId, attempt, signal, knownTools })`, `HookRunner.${method}`, RUN_CHECKS);
+  return readOptions(opts, `HookRunner.${method}: opts ({ callId, attempt, signal, knownTools })`, `HookRunner.${method}`, RUN_CHECKS) as RunOptions;
 }
 
 const PHASE_API = { before_tool: 'runBefore', after_tool: 'runAfter', on_error: 'runError' } as const;

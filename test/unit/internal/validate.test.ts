@@ -3,8 +3,8 @@
  * option names the nearest known one, a wrong type quotes what it got, and a duration a timer cannot
  * hold (more than 2^31 - 1 ms, which Node would fire after 1 ms) is a RangeError naming the option.
  */
-import { describe, expect, it } from 'vitest';
-import { HookRunner } from '../../../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { HookAbortError, HookRunner } from '../../../src/index.js';
 import { LoggingHook, MetricsHook, otelDestination } from '../../../src/hooks/index.js';
 import { TreeSpanExporter, startTelemetry } from '../../../src/node/index.js';
 import { replay } from '../../../src/replay/index.js';
@@ -32,6 +32,41 @@ describe('readOptions', () => {
     expect(() => readOptions({ timeoutMs: MAX_TIMER_MS + 1 }, 'x(options)', 'x', checks)).toThrow(RangeError);
     expect(readOptions({ timeoutMs: MAX_TIMER_MS }, 'x(options)', 'x', checks)).toEqual({ timeoutMs: MAX_TIMER_MS });
     expect(readOptions(undefined, 'x(options)', 'x', checks)).toEqual({});
+  });
+
+  it('reads each option once and returns what it checked, so a getter cannot pass with one value and be used with another', () => {
+    const reads: string[] = [];
+    let timeout = 100;
+    const options = {
+      get timeoutMs() {
+        reads.push('timeoutMs');
+        const value = timeout;
+        timeout = -1; // a second read would fail the check
+        return value;
+      },
+      name: 'n',
+    };
+    const snapshot = readOptions(options, 'x(options)', 'x', checks);
+    expect(snapshot).toEqual({ timeoutMs: 100, name: 'n' });
+    expect(reads).toEqual(['timeoutMs']);
+    expect(snapshot).not.toBe(options);
+  });
+
+  it('the public options are read once: a HookRunner option that changes after its check is used as checked', async () => {
+    let reads = 0;
+    const options = {
+      hooks: [{ name: 'broken', beforeTool: () => { throw new Error('down'); } }],
+      // 'closed' when checked, 'open' on any later read: a throwing hook must then abort the call.
+      get failureMode() {
+        reads += 1;
+        return reads === 1 ? 'closed' : 'open';
+      },
+    };
+    const runner = new HookRunner(options as never);
+    const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    await expect(runner.runBefore('t', {}, undefined)).rejects.toBeInstanceOf(HookAbortError);
+    warned.mockRestore();
+    expect(reads).toBe(1);
   });
 
   it('quoteValue never throws and shows what was passed', () => {

@@ -10,11 +10,14 @@ const policy = { name: 'policy', beforeTool: (): undefined => undefined };
 const read = (value: unknown): HookRunnerOptions => readRunnerOptions(value as HookRunnerOptions);
 
 describe('readRunnerOptions', () => {
-  it('takes nothing, an array of hooks, or options, and returns the options unchanged', () => {
+  it('takes nothing, an array of hooks, or options, and returns the options as given (a checked copy, the caller’s object untouched)', () => {
     expect(read(undefined)).toEqual({});
     expect(read([policy])).toEqual({ hooks: [policy] });
     const options = { hooks: [policy], timeoutMs: 5000, failureMode: 'closed', agentName: 'bot' };
-    expect(read(options)).toBe(options);
+    const read1 = read(options);
+    expect(read1).toEqual(options);
+    expect(read1).not.toBe(options);
+    expect(read1.hooks?.[0]).toBe(policy);
   });
 
   it('tells a user who passed one hook to wrap it in an array', () => {
