@@ -132,6 +132,24 @@ describe('toolhooksMiddleware inside createAgent', () => {
     expect(executeToolSpan('weather').attributes[ATTR_REDIRECTED]).toBe(true);
   });
 
+  it('streamed (agent.stream): the same decisions take effect, the tool message is streamed, and the call is recorded once', async () => {
+    const { tools, weatherFn } = makeTools();
+    const hooks = runner([{ name: 'reroute', beforeTool: () => redirect({ newArgs: { city: 'Lyon' } }) }]);
+    const { model, agent } = agentCalling({ name: 'weather', args: { city: 'Paris' }, id: 'c-stream' }, hooks, tools);
+    const streamed: unknown[] = [];
+    for await (const chunk of await agent.stream(ask, { streamMode: 'updates' })) {
+      for (const update of Object.values(chunk as Record<string, { messages?: BaseMessage[] }>)) {
+        for (const message of update?.messages ?? []) if (ToolMessage.isInstance(message)) streamed.push(message.content);
+      }
+    }
+    expect(weatherFn.mock.calls.map((call) => call[0])).toEqual([{ city: 'Lyon' }]);
+    expect(streamed).toEqual(['sunny in Lyon']);
+    expect(toolMessagesSeen(model.calls[1]?.messages)).toEqual({ 'c-stream': 'sunny in Lyon' });
+    const span = executeToolSpan('weather');
+    expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'completed', [ATTR_REDIRECTED]: true, [ATTR_GEN_AI_TOOL_CALL_ID]: 'c-stream' });
+    expect(childrenOf(span)).toEqual([SPAN_BEFORE_TOOL, SPAN_EXECUTE]);
+  });
+
   it('Redirect newTool: that tool of the agent runs (learned from the model call, or given as options.tools)', async () => {
     for (const given of [false, true]) {
       tracing.reset();
