@@ -12,7 +12,6 @@ import type { RunnerCore } from '../runner/core.js';
 import type { CallTally, PhaseRequest } from '../runner/phase.js';
 import type { ArgsCopy } from '../runner/read-only-args.js';
 import type { ApprovalRecord } from '../runner/approval.js';
-import type { Capture } from '../telemetry/capture/options.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import type { ApprovalHandoff } from './handoff.js';
 import type { HeldBefore } from './before-ahead.js';
@@ -75,34 +74,17 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
   /** ArgsCopy: the arguments the frozen copy for hooks was made of, and the copy. */
   source: ToolArgs | undefined = undefined;
   copy: ToolArgs | undefined = undefined;
-  readonly state: unknown;
-  readonly callId: string | undefined;
-  readonly signal: AbortSignal | undefined;
-  readonly isRedirectTarget: ((tool: string) => boolean) | undefined;
-  readonly approver: Approver | undefined;
-  readonly handoff: ApprovalHandoff | undefined;
-  readonly #skipCheck: ((decision: Skip) => string | undefined) | undefined;
-  readonly #requestedArgs: ToolArgs;
-  readonly #requestedTool: string;
-  readonly #known: ((tool: string) => boolean) | undefined;
-  readonly #capture: Capture;
   #scrubber: ErrorScrubber | undefined = undefined;
+  /**
+   * The call's spec, read through the getters below rather than copied field by field: a call is made
+   * for every tool call, and each field it does not hold is memory it does not allocate.
+   */
+  readonly #spec: CallSpec<unknown>;
 
   constructor(spec: CallSpec<unknown>) {
     this.toolName = spec.toolName;
     this.args = spec.args;
-    this.#requestedArgs = spec.args;
-    this.#requestedTool = spec.toolName;
-    this.#capture = spec.core.capture;
-    this.state = spec.state;
-    this.callId = spec.callId;
-    this.signal = spec.signal;
-    this.#known = spec.isRedirectTarget;
-    // One shared function, called as the request's method (`rules.isRedirectTarget(target)`), not a closure per call.
-    this.isRedirectTarget = spec.isRedirectTarget === undefined ? undefined : knownOrRequested;
-    this.#skipCheck = spec.checkSkip;
-    this.approver = spec.approver;
-    this.handoff = spec.handoff;
+    this.#spec = spec;
     const held = spec.before;
     if (held !== undefined) {
       // What the phase run ahead of the call tallied (CallSpec.before) is the call's.
@@ -110,6 +92,36 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
       this.gated = held.tally.gated;
       this.approval = held.tally.approval;
     }
+  }
+
+  /** The requested tool (before any Redirect). */
+  get requestedTool(): string {
+    return this.#spec.toolName;
+  }
+
+  get state(): unknown {
+    return this.#spec.state;
+  }
+
+  get callId(): string | undefined {
+    return this.#spec.callId;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.#spec.signal;
+  }
+
+  get approver(): Approver | undefined {
+    return this.#spec.approver;
+  }
+
+  get handoff(): ApprovalHandoff | undefined {
+    return this.#spec.handoff;
+  }
+
+  /** When the call names its known tools: one shared function, called as the request's method (`rules.isRedirectTarget(target)`), not a closure per call. */
+  get isRedirectTarget(): ((tool: string) => boolean) | undefined {
+    return this.#spec.isRedirectTarget === undefined ? undefined : knownOrRequested;
   }
 
   /** The call is its own tally: what its phases learn about it. */
@@ -124,7 +136,7 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
 
   /** The requested tool is always a known target: a Redirect back to it after an earlier one switched away. */
   static isRedirectTargetOf(request: CallPhaseRequest, tool: string): boolean {
-    return tool === request.#requestedTool || request.#known?.(tool) === true;
+    return tool === request.#spec.toolName || request.#spec.isRedirectTarget?.(tool) === true;
   }
 
   /**
@@ -132,14 +144,14 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
    * arguments and those the current phase runs with (a Redirect's).
    */
   get scrubber(): ErrorScrubber {
-    const scrubber = (this.#scrubber ??= this.#capture.scrubber([this.#requestedArgs]));
+    const scrubber = (this.#scrubber ??= this.#spec.core.capture.scrubber([this.#spec.args]));
     scrubber.add(this.args);
     return scrubber;
   }
 
   /** A Skip's stub is used in before_tool and on_error; after the tool ran, a Skip is ignored anyway. */
   get checkSkip(): ((decision: Skip) => string | undefined) | undefined {
-    return this.phase === 'after_tool' ? undefined : this.#skipCheck;
+    return this.phase === 'after_tool' ? undefined : this.#spec.checkSkip;
   }
 }
 

@@ -65,8 +65,6 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
   redirected = false;
   retries = 0;
   reexecutions = 0;
-  /** The requested tool (before any Redirect). */
-  readonly requestedTool: string;
   readonly #core: RunnerCore<S>;
   /** The call's span when it records; attributes, phase and execute spans go there. */
   readonly #span: Span | undefined;
@@ -93,7 +91,6 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     super(spec as CallSpec<unknown>);
     const core = spec.core;
     this.#core = core;
-    this.requestedTool = spec.toolName;
     this.effectiveToolName = spec.toolName;
     this.#agentName = spec.agentName ?? core.agentName;
     this.#started = core.hasObservers ? performance.now() : 0;
