@@ -19,7 +19,8 @@ export interface Invocation {
 /**
  * How long a held call waits for its `invoke`. The SDK invokes a tool right after `needsApproval`
  * answered false; only its input guardrails (which may reject the call) or a cancelled run come in
- * between, and then no invocation comes at all: the call ends `failed` with a {@link NotInvokedError}.
+ * between. A guardrail's rejection ends the call at once ({@link HeldCalls.release}); otherwise, with no
+ * invocation at all, the call ends `failed` with a {@link NotInvokedError}.
  */
 const HELD_CALL_TIMEOUT_MS = 60_000;
 
@@ -28,6 +29,14 @@ export class NotInvokedError extends Error {
   constructor(toolName: string, callId: string, timeoutMs: number) {
     super(`the Agents SDK did not invoke "${toolName}" for call ${callId} within ${timeoutMs} ms of its needsApproval (an input guardrail rejected it, or the run stopped)`);
     this.name = 'NotInvokedError';
+  }
+}
+
+/** A tool input guardrail of the Agents SDK rejected a held call, so the SDK does not invoke the tool. */
+export class GuardrailRejectedError extends Error {
+  constructor(toolName: string, callId: string, guardrail: string, how: string) {
+    super(`the Agents SDK's tool input guardrail "${guardrail}" rejected "${toolName}" for call ${callId} (${how}), so the tool was not invoked`);
+    this.name = 'GuardrailRejectedError';
   }
 }
 
@@ -93,11 +102,17 @@ class HeldCall {
 
   expireAfter(timeoutMs: number, error: () => unknown, onExpired: () => void): void {
     this.#timer = setTimeout(() => {
-      this.#expired = { error: error() };
-      for (const queued of this.#queue.splice(0)) queued.reject(this.#expired.error);
+      this.expire(error());
       onExpired();
     }, timeoutMs);
     this.#timer.unref?.();
+  }
+
+  /** No invocation will come: the executor's work, now and later, fails with `error`. */
+  expire(error: unknown): void {
+    this.drop();
+    this.#expired = { error };
+    for (const queued of this.#queue.splice(0)) queued.reject(error);
   }
 
   drop(): void {
@@ -168,6 +183,17 @@ export class HeldCalls {
     if (held === undefined) return undefined;
     this.#held.delete(callId);
     return held.serve(invocation);
+  }
+
+  /**
+   * A held call the SDK will not invoke (one of its tool input guardrails rejected it): it ends now,
+   * `failed` with `error`, instead of after the wait.
+   */
+  release(callId: string, error: unknown): void {
+    const held = this.#held.get(callId);
+    if (held === undefined) return;
+    this.#forget(callId, held);
+    held.expire(error);
   }
 
   #forget(callId: string, held: HeldCall): void {

@@ -15,6 +15,7 @@ import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
 import { alreadyResolved } from '../approval-ledger.js';
 import type { Invocation, Perform } from './held-calls.js';
+import { GuardrailRejectedError } from './held-calls.js';
 import type { FrameworkApprovals } from './approvals.js';
 import { frameworkApprovals } from './approvals.js';
 
@@ -136,6 +137,10 @@ export function withHooks<T extends readonly unknown[], S = unknown>(tools: T, r
     const copy = copyWith(part.tool, 'invoke', hookedInvoke(part, settings));
     if (approvals === undefined) return copy;
     Object.defineProperty(copy, 'needsApproval', { value: hookedNeedsApproval(part, settings, approvals), enumerable: true, writable: true, configurable: true });
+    const guardrails = (part.tool as { inputGuardrails?: unknown }).inputGuardrails;
+    if (Array.isArray(guardrails) && guardrails.length > 0) {
+      Object.defineProperty(copy, 'inputGuardrails', { value: guardrails.map((guardrail: unknown) => releasing(guardrail, part.name, approvals)), enumerable: true, writable: true, configurable: true });
+    }
     approvals.register(copy, part.name);
     return copy;
   }) as unknown as T;
@@ -204,6 +209,34 @@ function hookedNeedsApproval<S>(parts: FunctionToolParts, settings: Settings<S>,
     const args = argsOf(JSON.parse(JSON.stringify(parsed ?? null)) as unknown);
     return approvals.held.hold(parts.name, callId, (handoff, perform) => runCall(parts, settings, args, callId, undefined, handoff, perform));
   };
+}
+
+/**
+ * A tool input guardrail that, when it rejects a call (`rejectContent`, `throwException`, or by
+ * throwing), ends the call's held flow at once: the SDK will not invoke the tool after it. What the
+ * guardrail returns or throws reaches the SDK as it is.
+ */
+function releasing(guardrail: unknown, toolName: string, approvals: FrameworkApprovals): unknown {
+  if (guardrail === null || typeof guardrail !== 'object') return guardrail;
+  const { run, name } = guardrail as { run?: unknown; name?: unknown };
+  if (typeof run !== 'function') return guardrail;
+  const label = typeof name === 'string' ? name : 'guardrail';
+  const release = (args: unknown, how: string): void => {
+    const callId = (args as { toolCall?: { callId?: unknown } } | undefined)?.toolCall?.callId;
+    if (typeof callId === 'string') approvals.held.release(callId, new GuardrailRejectedError(toolName, callId, label, how));
+  };
+  return copyWith(guardrail, 'run', async function (this: unknown, args: unknown): Promise<unknown> {
+    let output: unknown;
+    try {
+      output = await (run as (args: unknown) => unknown).call(this, args);
+    } catch (error) {
+      release(args, 'it threw');
+      throw error;
+    }
+    const type = (output as { behavior?: { type?: unknown } } | undefined)?.behavior?.type;
+    if (type === 'rejectContent' || type === 'throwException') release(args, type);
+    return output;
+  });
 }
 
 /** What `invoke` returns for a call's flow: its result, or the SDK's error text for input the schema refused. */

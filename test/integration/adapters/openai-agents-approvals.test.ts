@@ -4,7 +4,7 @@
  * in the SDK's own `Runner`, with a scripted model that implements the SDK's `Model` interface.
  */
 import type { RunToolApprovalItem } from '@openai/agents';
-import { Agent, RunState, Runner, ToolCallError, tool } from '@openai/agents';
+import { Agent, RunState, Runner, ToolCallError, ToolGuardrailFunctionOutputFactory, defineToolInputGuardrail, tool } from '@openai/agents';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -223,6 +223,42 @@ describe("approvals: 'framework' — the other decisions, decided in needsApprov
     const execute = tracing.onlySpan(SPAN_EXECUTE);
     expect(tracing.onlySpan('tool work').parentSpanContext?.spanId).toBe(execute.spanContext().spanId);
     expect(execute.parentSpanContext?.spanId).toBe(tracing.onlySpan('execute_tool traced').spanContext().spanId);
+  });
+
+  it("a call the tool's input guardrail rejects ends at once, failed with a GuardrailRejectedError; the model reads the guardrail's message", async () => {
+    const deploy = vi.fn(async ({ env }: { env: string }) => `deployed to ${env}`);
+    const guarded = tool({
+      name: 'deploy',
+      description: 'Deploy',
+      parameters: z.object({ env: z.string() }),
+      execute: deploy,
+      inputGuardrails: [
+        defineToolInputGuardrail({
+          name: 'no-prod',
+          run: async ({ toolCall }) =>
+            JSON.parse(toolCall.arguments).env === 'live' ? ToolGuardrailFunctionOutputFactory.rejectContent('not in production') : ToolGuardrailFunctionOutputFactory.allow(),
+        }),
+      ],
+    });
+    const onError = vi.fn();
+    const runner = new HookRunner({ hooks: [{ name: 'audit', beforeTool: () => undefined, onError }], tracer: tracing.tracer });
+    const { agent, model } = agentWith(withHooks([guarded], runner, { approvals: 'framework' }), [
+      { calls: [{ id: 'g1', tool: 'deploy', args: { env: 'live' } }, { id: 'g2', tool: 'deploy', args: { env: 'staging' } }] },
+      { text: 'ok' },
+    ]);
+    const started = performance.now();
+    await sdk().run(agent, 'go');
+    // Ended when the guardrail rejected it, not after the 60 s wait for an invocation that never comes.
+    await vi.waitFor(() => expect(executeSpans('deploy')).toHaveLength(2), { timeout: 2_000 });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(outputsSent(model, 1)).toEqual({ g1: 'not in production', g2: 'deployed to staging' });
+    expect(deploy).toHaveBeenCalledTimes(1);
+    const byId = Object.fromEntries(executeSpans('deploy').map((span) => [span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span]));
+    expect(byId.g1?.attributes[ATTR_OUTCOME]).toBe('failed');
+    expect(byId.g1?.attributes[ATTR_ERROR_TYPE]).toBe('GuardrailRejectedError');
+    expect(byId.g1?.status.message).toContain('guardrail "no-prod" rejected "deploy" for call g1 (rejectContent)');
+    expect(byId.g2?.attributes[ATTR_OUTCOME]).toBe('completed');
+    expect(onError).toHaveBeenCalledTimes(1);
   });
 
   it("Abort: the run rejects with the SDK's ToolCallError, whose error is the HookAbortError", async () => {

@@ -1,11 +1,12 @@
 /**
  * Held calls (`approvals: 'framework'`): a call whose before_tool phase ran in `needsApproval` has its
  * executor's work done by the SDK's invoke that follows, and ends `failed` with a NotInvokedError when
- * none comes (an input guardrail rejected it, the run stopped) instead of keeping its span open.
+ * none comes (the run stopped) instead of keeping its span open — at once when one of the tool's input
+ * guardrails rejected it.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { PendingApproval } from '../../../../src/flows/handoff.js';
-import { HeldCalls, NotInvokedError } from '../../../../src/adapters/openai-agents/held-calls.js';
+import { GuardrailRejectedError, HeldCalls, NotInvokedError } from '../../../../src/adapters/openai-agents/held-calls.js';
 
 const invocation = { runContext: {}, input: '{"n":1}', details: {} };
 
@@ -44,5 +45,18 @@ describe('HeldCalls', () => {
     await expect(flow).rejects.toThrow(NotInvokedError);
     await expect(flow).rejects.toThrow(/did not invoke "shell" for call c3 within 20 ms/);
     expect(held.take('c3', invocation)).toBeUndefined();
+  });
+
+  it('a call released (its input guardrail rejected it) fails at once with that error, also for work asked later, and is forgotten', async () => {
+    const held = new HeldCalls(() => undefined, 60_000);
+    let first: Promise<unknown> | undefined;
+    let perform: ((work: () => Promise<unknown>) => Promise<unknown>) | undefined;
+    await held.hold('deploy', 'c5', (_handoff, p) => ((perform = p), (first = p(async () => 'never'))));
+    const rejected = new GuardrailRejectedError('deploy', 'c5', 'no-prod', 'rejectContent');
+    held.release('c5', rejected);
+    await expect(first).rejects.toBe(rejected);
+    await expect(perform?.(async () => 'later')).rejects.toBe(rejected);
+    expect(held.take('c5', invocation)).toBeUndefined();
+    held.release('unknown', rejected); // nothing held: nothing happens
   });
 });
