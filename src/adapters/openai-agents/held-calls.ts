@@ -123,7 +123,22 @@ class HeldCall {
 /** Starts a call's flow with the hand-off and the way its executor has its work done. */
 type StartHeld = (handoff: ApprovalHandoff, perform: Perform) => Promise<unknown>;
 
-/** The held calls of one `withHooks`, by call id. */
+/**
+ * The key of a held call: its call id and its arguments as JSON (`input` as the SDK passes it, a JSON
+ * string or the parsed value). Two runs sharing one hooked set whose models number their calls alike
+ * (`call_0`) hold their calls apart, and each invocation takes its own. Undefined for arguments that
+ * are not JSON: no such call is held.
+ */
+export function heldKey(callId: string, input: unknown): string | undefined {
+  try {
+    const json = JSON.stringify(typeof input === 'string' ? (JSON.parse(input) as unknown) : (input ?? null));
+    return json === undefined ? undefined : `${callId}\u0000${json}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The held calls of one `withHooks`, by {@link heldKey}. */
 export class HeldCalls {
   readonly #held = new Map<string, HeldCall>();
 
@@ -138,10 +153,10 @@ export class HeldCalls {
    * for {@link take}: its flow waits for the invocation to run the tool, or has already settled
    * (a Skip, a Redirect's stub, an Abort).
    */
-  hold(toolName: string, callId: string, start: StartHeld): Promise<boolean> {
+  hold(toolName: string, callId: string, key: string, start: StartHeld): Promise<boolean> {
     const held = new HeldCall();
-    this.#held.get(callId)?.drop();
-    this.#held.set(callId, held);
+    this.#held.get(key)?.drop();
+    this.#held.set(key, held);
     return new Promise<boolean>((answer) => {
       let asked = false;
       let answered = false;
@@ -150,7 +165,7 @@ export class HeldCalls {
         onPending: (pending) => {
           asked = true;
           answered = true;
-          this.#forget(callId, held);
+          this.#forget(key, held);
           this.onAsked(pending);
           answer(true);
         },
@@ -162,7 +177,7 @@ export class HeldCalls {
         held.expireAfter(
           this.timeoutMs,
           () => new NotInvokedError(toolName, callId, this.timeoutMs),
-          () => this.#forget(callId, held),
+          () => this.#forget(key, held),
         );
         answer(false);
       };
@@ -177,11 +192,11 @@ export class HeldCalls {
     });
   }
 
-  /** The held call of `callId` served by its invocation, once: its result; undefined when none is held. */
-  take(callId: string, invocation: Invocation): Promise<unknown> | undefined {
-    const held = this.#held.get(callId);
+  /** The held call of `key` served by its invocation, once: its result; undefined when none is held. */
+  take(key: string, invocation: Invocation): Promise<unknown> | undefined {
+    const held = this.#held.get(key);
     if (held === undefined) return undefined;
-    this.#held.delete(callId);
+    this.#held.delete(key);
     return held.serve(invocation);
   }
 
@@ -189,15 +204,15 @@ export class HeldCalls {
    * A held call the SDK will not invoke (one of its tool input guardrails rejected it): it ends now,
    * `failed` with `error`, instead of after the wait.
    */
-  release(callId: string, error: unknown): void {
-    const held = this.#held.get(callId);
+  release(key: string, error: unknown): void {
+    const held = this.#held.get(key);
     if (held === undefined) return;
-    this.#forget(callId, held);
+    this.#forget(key, held);
     held.expire(error);
   }
 
-  #forget(callId: string, held: HeldCall): void {
+  #forget(key: string, held: HeldCall): void {
     held.drop();
-    if (this.#held.get(callId) === held) this.#held.delete(callId);
+    if (this.#held.get(key) === held) this.#held.delete(key);
   }
 }

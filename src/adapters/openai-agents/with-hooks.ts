@@ -15,7 +15,7 @@ import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
 import { alreadyResolved } from '../approval-ledger.js';
 import type { Invocation, Perform } from './held-calls.js';
-import { GuardrailRejectedError } from './held-calls.js';
+import { GuardrailRejectedError, heldKey } from './held-calls.js';
 import type { FrameworkApprovals } from './approvals.js';
 import { frameworkApprovals } from './approvals.js';
 
@@ -170,7 +170,8 @@ function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invok
     const invocation: Invocation = { runContext, input, details };
     const approvals = settings.approvals;
     // The call's before_tool phase already ran in needsApproval: its flow goes on with this invocation.
-    const held = approvals === undefined || callId === undefined ? undefined : approvals.held.take(callId, invocation);
+    const key = approvals === undefined || callId === undefined ? undefined : heldKey(callId, input);
+    const held = key === undefined ? undefined : approvals?.held.take(key, invocation);
     if (held !== undefined) return outputOf(held);
     let parsed: unknown;
     try {
@@ -205,9 +206,11 @@ function hookedNeedsApproval<S>(parts: FunctionToolParts, settings: Settings<S>,
     } catch {
       return false; // invoke records it as failed and hands it to the tool, as without approvals
     }
+    const key = heldKey(callId, parsed);
+    if (key === undefined) return false;
     // A copy: the hooks never see (or change) the object the SDK keeps.
     const args = argsOf(JSON.parse(JSON.stringify(parsed ?? null)) as unknown);
-    return approvals.held.hold(parts.name, callId, (handoff, perform) => runCall(parts, settings, args, callId, undefined, handoff, perform));
+    return approvals.held.hold(parts.name, callId, key, (handoff, perform) => runCall(parts, settings, args, callId, undefined, handoff, perform));
   };
 }
 
@@ -222,8 +225,10 @@ function releasing(guardrail: unknown, toolName: string, approvals: FrameworkApp
   if (typeof run !== 'function') return guardrail;
   const label = typeof name === 'string' ? name : 'guardrail';
   const release = (args: unknown, how: string): void => {
-    const callId = (args as { toolCall?: { callId?: unknown } } | undefined)?.toolCall?.callId;
-    if (typeof callId === 'string') approvals.held.release(callId, new GuardrailRejectedError(toolName, callId, label, how));
+    const call = (args as { toolCall?: { callId?: unknown; arguments?: unknown } } | undefined)?.toolCall;
+    const callId = call?.callId;
+    const key = typeof callId === 'string' ? heldKey(callId, call?.arguments) : undefined;
+    if (key !== undefined) approvals.held.release(key, new GuardrailRejectedError(toolName, callId as string, label, how));
   };
   return copyWith(guardrail, 'run', async function (this: unknown, args: unknown): Promise<unknown> {
     let output: unknown;
