@@ -112,7 +112,7 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
     (raw.tools as unknown[]).forEach((tool, index) => given.set(nameOf(tool, `${where}: options.tools[${index}]`), tool as object));
     fixed = given;
   }
-  const targets = fixed === undefined ? (callId: string | undefined) => learned.of(callId) : () => fixed;
+  const targets = fixed === undefined ? (call: ToolCallRequest['toolCall']) => learned.of(call.id, call.args) : () => fixed;
 
   return createMiddleware({
     name,
@@ -129,10 +129,10 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
     wrapToolCall: async (request, handler) => {
       const approval: CallApproval = {};
       try {
-        return await wrapCall(request, handler as Handler, { runner, state, limits, known: targets(request.toolCall.id), ledger, approval });
+        return await wrapCall(request, handler as Handler, { runner, state, limits, known: targets(request.toolCall), ledger, approval });
       } finally {
         // An interrupted call runs again when resumed (the model is not asked again): keep its targets.
-        if (approval.suspended !== true) learned.forget(request.toolCall.id);
+        if (approval.suspended !== true) learned.forget(request.toolCall.id, request.toolCall.args);
       }
     },
   });

@@ -24,9 +24,19 @@ function toolsByName(tools: readonly unknown[]): Map<string, object> {
   return byName;
 }
 
-/** What one middleware learned from its agents' model calls. */
+/** The tools one model call offered, for one of the tool calls its response asked for (with that call's arguments). */
+interface Learned {
+  readonly args: string | undefined;
+  readonly tools: ReadonlyMap<string, object>;
+}
+
+/**
+ * What one middleware learned from its agents' model calls. Two agents whose models number their
+ * calls alike (`call_0`) are told apart by the call's arguments; when even those are alike, only the
+ * tools every such agent offered (the very same tool objects) are targets, never one agent's own.
+ */
 export class LearnedRedirectTargets {
-  readonly #byCallId = new Map<string, ReadonlyMap<string, object>>();
+  readonly #byCallId = new Map<string, Learned[]>();
 
   /** Remembers the tools a model call offered, for each tool call its response asks for. */
   learn(offered: readonly unknown[], response: unknown): void {
@@ -35,17 +45,49 @@ export class LearnedRedirectTargets {
     if (calls.length === 0) return;
     const tools = toolsByName(offered);
     for (const call of calls) {
-      if (typeof call.id === 'string') setBounded(this.#byCallId, call.id, tools, MAX_REMEMBERED_CALLS);
+      if (typeof call.id !== 'string') continue;
+      const learned = this.#byCallId.get(call.id) ?? [];
+      learned.push({ args: jsonOf(call.args), tools });
+      setBounded(this.#byCallId, call.id, learned, MAX_REMEMBERED_CALLS);
     }
   }
 
   /** The tools of the agent that made this tool call; none when the call is unknown (no Redirect target). */
-  of(callId: string | undefined): ReadonlyMap<string, object> {
-    return callId === undefined ? NONE : (this.#byCallId.get(callId) ?? NONE);
+  of(callId: string | undefined, args: unknown): ReadonlyMap<string, object> {
+    const learned = callId === undefined ? undefined : this.#byCallId.get(callId);
+    if (learned === undefined || learned.length === 0) return NONE;
+    if (learned.length === 1) return (learned[0] as Learned).tools;
+    const json = jsonOf(args);
+    const same = learned.filter((entry) => entry.args === json);
+    return common(same.length === 0 ? learned : same);
   }
 
   /** The call is over: its entry is no longer needed. */
-  forget(callId: string | undefined): void {
-    if (callId !== undefined) this.#byCallId.delete(callId);
+  forget(callId: string | undefined, args: unknown): void {
+    const learned = callId === undefined ? undefined : this.#byCallId.get(callId);
+    if (callId === undefined || learned === undefined) return;
+    const json = jsonOf(args);
+    const index = learned.findIndex((entry) => entry.args === json);
+    learned.splice(index < 0 ? 0 : index, 1);
+    if (learned.length === 0) this.#byCallId.delete(callId);
+  }
+}
+
+/** The tools every entry offered, as the very same objects: what a call shared by several agents may run. */
+function common(learned: readonly Learned[]): ReadonlyMap<string, object> {
+  const [first, ...rest] = learned;
+  if (first === undefined) return NONE;
+  if (rest.every((entry) => entry.tools === first.tools)) return first.tools;
+  const shared = new Map<string, object>();
+  for (const [name, tool] of first.tools) if (rest.every((entry) => entry.tools.get(name) === tool)) shared.set(name, tool);
+  return shared;
+}
+
+/** A tool call's arguments as JSON, for telling two calls apart; undefined when they have none. */
+function jsonOf(args: unknown): string | undefined {
+  try {
+    return JSON.stringify(args);
+  } catch {
+    return undefined;
   }
 }
