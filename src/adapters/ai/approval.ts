@@ -23,6 +23,7 @@ import type { ApprovalHandoff, PendingApproval } from '../../flows/handoff.js';
 import { endSpan, isDroppedSpanIn, isRecording, startSpan } from '../../telemetry/span.js';
 import { SPAN_EXECUTE_TOOL_PREFIX } from '../../telemetry/semconv.js';
 import { ApprovalLedger, alreadyResolved } from '../approval-ledger.js';
+import { jsonOf } from '../shared.js';
 import { answerFor, deniedCalls } from './approval-messages.js';
 import { setBounded } from '../../internal/bounded-map.js';
 
@@ -252,13 +253,4 @@ async function ownApproval(
   const context = (options.toolsContext as Record<string, unknown> | undefined)?.[toolName];
   const answer: unknown = await (needsApproval as (input: unknown, options: unknown) => unknown)(input, { toolCallId, messages: options.messages ?? [], context });
   return answer === true;
-}
-
-/** The input as JSON, for telling two calls' inputs apart; undefined when it has none (a cycle, a BigInt, a throwing getter). */
-function jsonOf(input: unknown): string | undefined {
-  try {
-    return JSON.stringify(input);
-  } catch {
-    return undefined;
-  }
 }

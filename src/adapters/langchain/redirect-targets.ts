@@ -7,6 +7,7 @@
  */
 import { AIMessage } from '@langchain/core/messages';
 import { setBounded } from '../../internal/bounded-map.js';
+import { jsonOf } from '../shared.js';
 
 /** Tool calls whose targets are remembered at most; the oldest are forgotten first (calls never run). */
 const MAX_REMEMBERED_CALLS = 10_000;
@@ -81,13 +82,4 @@ function common(learned: readonly Learned[]): ReadonlyMap<string, object> {
   const shared = new Map<string, object>();
   for (const [name, tool] of first.tools) if (rest.every((entry) => entry.tools.get(name) === tool)) shared.set(name, tool);
   return shared;
-}
-
-/** A tool call's arguments as JSON, for telling two calls apart; undefined when they have none. */
-function jsonOf(args: unknown): string | undefined {
-  try {
-    return JSON.stringify(args);
-  } catch {
-    return undefined;
-  }
 }

@@ -8,6 +8,7 @@
 import type { Context } from '@opentelemetry/api';
 import { context } from '@opentelemetry/api';
 import type { ApprovalHandoff, PendingApproval } from '../../flows/handoff.js';
+import { jsonOf } from '../shared.js';
 
 /** The SDK's invocation of a tool, as `invoke(runContext, input, details)` receives it. */
 export interface Invocation {
@@ -130,12 +131,16 @@ type StartHeld = (handoff: ApprovalHandoff, perform: Perform) => Promise<unknown
  * are not JSON: no such call is held.
  */
 export function heldKey(callId: string, input: unknown): string | undefined {
-  try {
-    const json = JSON.stringify(typeof input === 'string' ? (JSON.parse(input) as unknown) : (input ?? null));
-    return json === undefined ? undefined : `${callId}\u0000${json}`;
-  } catch {
-    return undefined;
+  let value: unknown = input ?? null;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input) as unknown;
+    } catch {
+      return undefined;
+    }
   }
+  const json = jsonOf(value);
+  return json === undefined ? undefined : `${callId}\u0000${json}`;
 }
 
 /** The held calls of one `withHooks`, by {@link heldKey}. */
