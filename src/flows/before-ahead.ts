@@ -8,7 +8,7 @@
  */
 import { context } from '@opentelemetry/api';
 import type { HookDecision } from '../decisions.js';
-import type { CallTally } from '../runner/phase.js';
+import type { CallTally } from '../runner/phase-request.js';
 import { isDroppedSpanIn } from '../telemetry/span.js';
 import type { CallSpec } from './call-spec.js';
 import { CallPhaseRequest } from './call-spec.js';

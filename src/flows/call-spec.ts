@@ -9,7 +9,7 @@ import type { Attributes, Span } from '@opentelemetry/api';
 import type { Skip } from '../decisions.js';
 import type { Approver, Phase, ToolArgs } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
-import type { CallTally, PhaseRequest } from '../runner/phase.js';
+import type { CallTally, PhaseRequest } from '../runner/phase-request.js';
 import type { ArgsCopy } from '../runner/read-only-args.js';
 import type { ApprovalRecord } from '../runner/approval.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';

@@ -29,7 +29,7 @@ import type { PendingApproval as PendingHandoff } from '../flows/handoff.js';
 import type { RunnerCore } from './core.js';
 import type { Settled } from './guard.js';
 import { callUser } from './guard.js';
-import type { PhaseRequest } from './phase.js';
+import type { PhaseRequest } from './phase-request.js';
 
 /** A before_tool phase whose hooks asked: the first Ask, its hook, and the decision E to approve. */
 export class PendingApproval {

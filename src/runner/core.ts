@@ -13,7 +13,7 @@ import type { Approver, Phase, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import { startPhaseSpan } from '../telemetry/phase-span.js';
 import { Observers } from './observers.js';
-import type { PhaseRequest } from './phase.js';
+import type { PhaseRequest } from './phase-request.js';
 import { runPhase } from './phase.js';
 import { PhaseHooks, anyEnforced } from './phase-hooks.js';
 

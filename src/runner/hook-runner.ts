@@ -13,7 +13,7 @@ import { RunnerCore } from './core.js';
 import { attachCore } from './registry.js';
 import type { HookRunnerOptions, RunOptions } from './options.js';
 import { checkRunCall, readRunnerOptions } from './options.js';
-import type { PhaseRequest } from './phase.js';
+import type { PhaseRequest } from './phase-request.js';
 import { resolveCapture } from '../telemetry/capture/options.js';
 import { INSTRUMENTATION_NAME } from '../telemetry/semconv.js';
 import { VERSION } from '../version.js';

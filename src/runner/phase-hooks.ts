@@ -6,7 +6,12 @@
 import { callSync } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
 import type { Phase } from '../hook.js';
-import type { Matched } from './phase.js';
+
+/** The hooks of one phase that apply to a tool, with the failures of matchers that threw. */
+export interface Matched<S> {
+  readonly entries: readonly HookEntry<S>[];
+  readonly matcherErrors: Map<HookEntry<S>, unknown> | undefined;
+}
 
 const PHASES: readonly Phase[] = ['before_tool', 'after_tool', 'on_error'];
 const PHASE_METHOD = { before_tool: 'beforeTool', after_tool: 'afterTool', on_error: 'onError' } as const;

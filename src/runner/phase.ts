@@ -1,5 +1,5 @@
 /**
- * One phase call, folded: the matched hooks run in order through the guard, each verdict is recorded
+ * One phase call, folded: the matched hooks run in order (each called as `hook-call.ts` calls it), each verdict is recorded
  * (span event, observer record) and folded into the phase's decision — the first Abort ends the
  * phase, otherwise the first non-Continue wins and later ones are shadowed; audit hooks are recorded
  * and take no part. Synchronous while the hooks are: a phase of synchronous hooks costs no promise.
@@ -8,88 +8,28 @@
  */
 import type { Context, Span } from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
-import type { Ask, HookDecision, Skip } from '../decisions.js';
+import type { Ask, HookDecision } from '../decisions.js';
 import { CONTINUE, abort } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
-import { InvocationContext } from './context.js';
-import type { Settled } from './guard.js';
-import { callUser } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
-import type { Approver, HookFailure, Phase, PhaseEvent, RecordedError, ShadowedDecision, ToolArgs } from '../hook.js';
+import type { HookInput } from './hook-call.js';
+import { invoke } from './hook-call.js';
+import type { Matched } from './phase-hooks.js';
+import type { PhaseRequest } from './phase-request.js';
+import type { HookFailure, Phase, PhaseEvent, RecordedError, ShadowedDecision, ToolArgs } from '../hook.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import type { DroppedEvents, PhaseEventBuffer, PhaseSpanEvent } from '../telemetry/phase-span.js';
 import { endPhaseSpan, phaseEventBuffer, recordEvent } from '../telemetry/phase-span.js';
 import { isRecording } from '../telemetry/span.js';
-import type { ApprovalRecord } from './approval.js';
-import type { ApprovalHandoff } from '../flows/handoff.js';
 import { PendingApproval, settleApproval } from './approval.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
 import { failureRecord, hookRecord, shadowedRecord } from './records.js';
 import { reportHookFailure } from './first-failure.js';
-import type { ArgsCopy } from './read-only-args.js';
 import { hookArgs } from './read-only-args.js';
 import type { Verdict } from './verdict.js';
-import { HookFailed, checkDecision } from './verdict.js';
+import { HookFailed } from './verdict.js';
 import { report } from '../telemetry/warn-once.js';
-
-/** What a phase is asked to decide about: one object instead of a long parameter list. */
-export interface PhaseRequest {
-  readonly phase: Phase;
-  readonly toolName: string;
-  readonly args: ToolArgs;
-  readonly state: unknown;
-  /** The tool's result (after_tool) or error (on_error). */
-  readonly value?: unknown;
-  /** How long the tool ran (after_tool). */
-  readonly durationMs?: number;
-  readonly callId?: string | undefined;
-  readonly attempt?: number;
-  readonly signal?: AbortSignal | undefined;
-  /** Whether a Redirect may name a tool; undefined accepts every target. */
-  readonly isRedirectTarget?: ((tool: string) => boolean) | undefined;
-  /** A flow's own check of a Skip's stub (runWithRetry needs a string or JSON). */
-  readonly checkSkip?: ((decision: Skip) => string | undefined) | undefined;
-  /**
-   * False when the call's span does not record (no SDK, or sampled out): then no phase span is
-   * started — a child of a span that does not record need not exist to keep the trace whole.
-   */
-  readonly traced?: boolean;
-  /** The call's frozen copy of its arguments for hooks, shared by its phases. */
-  readonly argsCopy?: ArgsCopy;
-  /** The adapter's own way to ask (a framework's approval UI); wins over the runner's `approver`. */
-  readonly approver?: Approver | undefined;
-  /** An adapter handing approvals to its framework: the asking call (pending) or the continuation (answered). */
-  readonly handoff?: ApprovalHandoff | undefined;
-  /** What a flow learns about its whole call from its phases. */
-  readonly tally?: CallTally;
-  /** The call's error-text scrubber (a flow's, across its phases); else one is made for the phase's args. */
-  readonly scrubber?: ErrorScrubber;
-}
-
-/** Written by the phases of one call, read by the flow when the call ends. */
-export interface CallTally {
-  /** Swallowed hook errors over all phases (`toolhooks.hook.errors`). */
-  hookErrors: number;
-  /** Whether an enforce-mode hook was invoked in before_tool (`toolhooks.gated`). */
-  gated: boolean;
-  /** How the call's approval ended, when a hook asked for one. */
-  approval: ApprovalRecord | undefined;
-}
-
-/** The hooks of one phase that apply to a tool, with the failures of matchers that threw. */
-export interface Matched<S> {
-  readonly entries: readonly HookEntry<S>[];
-  readonly matcherErrors: Map<HookEntry<S>, unknown> | undefined;
-}
-
-/** What calling one hook needs: the request, its matched hooks, and the arguments as hooks see them. */
-interface HookInput<S> {
-  readonly request: PhaseRequest;
-  readonly matched: Matched<S>;
-  /** The arguments as hooks see them: a frozen copy, never the caller's object. */
-  readonly args: ToolArgs;
-}
 
 /** A phase's running state: what its hooks are given, and the decision folded so far. */
 class PhaseRun<S> implements HookInput<S> {
@@ -232,43 +172,6 @@ async function aggregateAsync<S>(
     if (add(core, run, entry, verdict, performance.now() - began)) run.aborted = true;
   }
   return end(core, run);
-}
-
-/** Calls one hook through the guard and checks what it returned; synchronous for a synchronous hook. */
-function invoke<S>(run: HookInput<S>, entry: HookEntry<S>): Verdict | Promise<Verdict> {
-  const matcherErrors = run.matched.matcherErrors;
-  if (matcherErrors?.has(entry) === true) return new HookFailed('threw', matcherErrors.get(entry));
-  const request = run.request;
-  const ctx = new InvocationContext(request.phase, request.attempt ?? 1, request.callId, request.signal);
-  const settled = callUser(callHookMethod, run, entry, ctx, entry.timeoutMs, abortTimedOut);
-  if (settled instanceof Promise) return settled.then((result) => verdictOf(result, entry.name, run));
-  return verdictOf(settled, entry.name, run);
-}
-
-/** Calls the phase's method of the entry's hook (as a method: `this` is the hook). */
-function callHookMethod<S>(run: HookInput<S>, entry: HookEntry<S>, ctx: InvocationContext): unknown {
-  const hook = entry.hook;
-  const { toolName, state, value } = run.request;
-  const args = run.args;
-  switch (run.request.phase) {
-    case 'before_tool':
-      return hook.beforeTool?.(toolName, args, state as S, ctx);
-    case 'after_tool':
-      return hook.afterTool?.(toolName, args, value, state as S, run.request.durationMs ?? 0, ctx);
-    case 'on_error':
-      return hook.onError?.(toolName, args, value, state as S, ctx);
-  }
-}
-
-/** Fires the signal of a hook that did not settle in time. */
-function abortTimedOut<S>(_run: HookInput<S>, entry: HookEntry<S>, ctx: InvocationContext): void {
-  ctx.abort(new Error(`hook "${entry.name}" timed out after ${entry.timeoutMs} ms`));
-}
-
-function verdictOf<S>(settled: Settled, hookName: string, run: HookInput<S>): Verdict {
-  if (!settled.ok) return new HookFailed(settled.kind, settled.error);
-  // The request carries the rules themselves (toolName, isRedirectTarget, checkSkip): no object per hook.
-  return checkDecision(settled.value, hookName, run.request);
 }
 
 /** Records one hook's verdict and folds it into the phase's decision; true when an Abort ends the phase. */
