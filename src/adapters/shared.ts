@@ -7,7 +7,8 @@ import { quoteValue, typeName } from '../internal/describe.js';
 import type { RunnerCore } from '../runner/core.js';
 import { runnerCore } from '../runner/registry.js';
 import { optionalCount, rejectUnknownOptions } from '../internal/validate.js';
-import type { Executor } from '../flows/execute-tool.js';
+import type { CallPlan, Executor } from '../flows/execute-tool.js';
+import type { CallSpec } from '../flows/call-spec.js';
 
 /** The runner's internals; a TypeError naming `runner` for anything that is not a HookRunner. */
 export function requireRunner<S = unknown>(runner: unknown, where: string): RunnerCore<S> {
@@ -131,6 +132,30 @@ export function redirectTargetsAmong<T>(
       return target === undefined ? undefined : executorOf(target);
     },
     isRedirectTarget: (name) => tools.has(name),
+  };
+}
+
+/** What a call through a hooked tool set brings of its own: the tool, its input and the framework's call details. */
+type SetCall = Pick<CallSpec<unknown>, 'toolName' | 'args' | 'callId' | 'toolDescription' | 'signal' | 'handoff' | 'before' | 'span'>;
+
+/**
+ * The plan of one call through a hooked tool set: the set's runner, hooks' state and limits, `tool`
+ * run through `executorOf`, and the set's other tools as Redirect targets (run the same way).
+ */
+export function setCallPlan<S, T>(
+  settings: Pick<HookedSetSettings<S, unknown>, 'core' | 'state' | 'limits'>,
+  tools: ReadonlyMap<string, T>,
+  tool: T,
+  executorOf: (target: T) => Executor,
+  call: SetCall,
+): CallPlan<S> {
+  return {
+    ...call,
+    core: settings.core,
+    state: settings.state as S,
+    execute: executorOf(tool),
+    ...redirectTargetsAmong(tools, executorOf),
+    ...settings.limits,
   };
 }
 

@@ -11,7 +11,7 @@ import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { CallLimits } from '../shared.js';
-import { copyWith, mapToolRecord, readApprovalsMode, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, readApprovalsMode, readLimits, requireOptionsObject, requireRunner, setCallPlan } from '../shared.js';
 import type { HeldBefore } from '../../flows/before-ahead.js';
 import { runBeforeAhead } from '../../flows/before-ahead.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
@@ -294,20 +294,17 @@ async function runCall<S>(
   const approvals = settings.approvals;
   const parts = approvals === undefined ? undefined : approvalParts(approvals, toolCallId, input, (sdkOptions as { messages?: unknown } | undefined)?.messages);
   try {
-    return await runToolCall<S>({
-      ...parts,
-      core: settings.core,
-      toolName: name,
-      args,
-      state: settings.state as S,
-      execute: executorOf(runnable),
-      ...redirectTargetsAmong(runnables, executorOf),
-      callId: toolCallId,
-      toolDescription: runnable.description,
-      signal: abortSignal,
-      span: frameworkToolSpan(name, toolCallId),
-      ...settings.limits,
-    });
+    return await runToolCall<S>(
+      setCallPlan(settings, runnables, runnable, executorOf, {
+        ...parts,
+        toolName: name,
+        args,
+        callId: toolCallId,
+        toolDescription: runnable.description,
+        signal: abortSignal,
+        span: frameworkToolSpan(name, toolCallId),
+      }),
+    );
   } catch (thrown) {
     const error = forTheModel(thrown);
     if (error instanceof HookAbortError && settings.abortRun !== undefined && !settings.abortRun.signal.aborted) {

@@ -10,7 +10,7 @@ import type { HookRunner } from '../../runner/hook-runner.js';
 import type { CallPlan, Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { HookedSetSettings } from '../shared.js';
-import { copyWith, mapToolRecord, readApprovalsMode, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, mapToolRecord, readApprovalsMode, readLimits, requireOptionsObject, requireRunner, setCallPlan } from '../shared.js';
 import { MastraApprovals } from './approvals.js';
 import { registerHookedTool } from './declined-calls.js';
 
@@ -157,18 +157,7 @@ function planOf<S>(name: string, runnable: Runnable, settings: Settings<S>, args
     (target: Runnable): Executor =>
     (callArgs) =>
       target.execute.call(target.tool, wrapped ? callArgs.input : callArgs, context);
-  return {
-    core: settings.core,
-    toolName: name,
-    args,
-    state: settings.state as S,
-    execute: executorOf(runnable),
-    ...redirectTargetsAmong(settings.runnables, executorOf),
-    callId,
-    toolDescription: runnable.description,
-    signal: signalOf(context),
-    ...settings.limits,
-  };
+  return setCallPlan(settings, settings.runnables, runnable, executorOf, { toolName: name, args, callId, toolDescription: runnable.description, signal: signalOf(context) });
 }
 
 /** The model's call id: `context.agent.toolCallId` inside an agent, `context.toolCallId` for an AI SDK tool. */

@@ -9,7 +9,7 @@ import type { HookRunner } from '../../runner/hook-runner.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { HookedSetSettings } from '../shared.js';
-import { copyWith, readApprovalsMode, redirectTargetsAmong, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import { copyWith, readApprovalsMode, readLimits, requireOptionsObject, requireRunner, setCallPlan } from '../shared.js';
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
@@ -287,19 +287,7 @@ function runCall<S>(
         if (watched.known && !watched.parsed) throw new RejectedInputError(target.name, output);
         return output;
       });
-  return runToolCall<S>({
-    core: settings.core,
-    toolName: parts.name,
-    args,
-    state: settings.state as S,
-    execute: executorOf(parts),
-    ...redirectTargetsAmong(settings.tools, executorOf),
-    callId,
-    toolDescription: parts.description,
-    signal,
-    handoff,
-    ...settings.limits,
-  });
+  return runToolCall<S>(setCallPlan(settings, settings.tools, parts, executorOf, { toolName: parts.name, args, callId, toolDescription: parts.description, signal, handoff }));
 }
 
 /**
