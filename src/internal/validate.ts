@@ -12,6 +12,8 @@ import type { ToolArgs } from '../hook.js';
 
 /** No known misspellings: one shared object, not a new default per call (the flows check options on every call). */
 const NO_HINTS: Readonly<Record<string, string>> = Object.freeze({});
+/** What `readOptions` returns for no options: one frozen object, not one per call (the run methods read theirs on every call). */
+const NO_OPTIONS: Readonly<Record<string, never>> = Object.freeze({});
 
 export function requireObject(value: unknown, what: string): asserts value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') throw new TypeError(`${what} must be an object, got ${quoteValue(value)}`);
@@ -61,7 +63,7 @@ export function readOptions<C extends Record<string, OptionCheck>>(
   checks: C,
   hints: Readonly<Record<string, string>> = NO_HINTS,
 ): { readonly [K in keyof C]?: ReturnType<C[K]> } {
-  if (value === undefined) return {};
+  if (value === undefined) return NO_OPTIONS;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${what} must be an object, got ${quoteValue(value)}`);
   const known = Object.keys(checks);
   rejectUnknownOptions(value, known, where, hints);

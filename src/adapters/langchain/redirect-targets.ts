@@ -67,10 +67,14 @@ export class LearnedRedirectTargets {
   forget(callId: string | undefined, args: unknown): void {
     const learned = callId === undefined ? undefined : this.#byCallId.get(callId);
     if (callId === undefined || learned === undefined) return;
+    // The usual case, one agent's call: no arguments to compare.
+    if (learned.length <= 1) {
+      this.#byCallId.delete(callId);
+      return;
+    }
     const json = jsonOf(args);
     const index = learned.findIndex((entry) => entry.args === json);
     learned.splice(index < 0 ? 0 : index, 1);
-    if (learned.length === 0) this.#byCallId.delete(callId);
   }
 }
 

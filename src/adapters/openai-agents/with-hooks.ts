@@ -169,17 +169,18 @@ function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invok
     const callId = callIdOf(details);
     const invocation: Invocation = { runContext, input, details };
     const approvals = settings.approvals;
-    // The call's before_tool phase already ran in needsApproval: its flow goes on with this invocation.
-    const key = approvals === undefined || callId === undefined ? undefined : heldKey(callId, input);
-    const held = key === undefined ? undefined : approvals?.held.take(key, invocation);
-    if (held !== undefined) return outputOf(held);
     let parsed: unknown;
     try {
       parsed = JSON.parse(input);
     } catch (error) {
+      // Not JSON: needsApproval held nothing for it either.
       await recordRejectedCall(settings.core, { toolName: parts.name, callId, input }, error);
       return parts.invoke.call(parts.tool, runContext, input, details);
     }
+    // The call's before_tool phase already ran in needsApproval: its flow goes on with this invocation.
+    const key = approvals === undefined || callId === undefined ? undefined : heldKey(callId, parsed);
+    const held = key === undefined ? undefined : approvals?.held.take(key, invocation);
+    if (held !== undefined) return outputOf(held);
     let handoff: ApprovalHandoff | undefined;
     if (approvals !== undefined && callId !== undefined) {
       // A continuation: the app approved this call through the SDK (its state says so).
