@@ -18,6 +18,16 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules for the library itself: "this promise never rejects" and "this callback is not
+    // async where the caller ignores its result" are checked by the type checker, not remembered.
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['scripts/**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly' } },
   },

@@ -27,11 +27,11 @@ export class PendingCalls {
 
   /** The tool's outcome, as the SDK will report it for `id`. */
   wait(id: string, toolName: string, sessionId: string | undefined, done: () => Promise<unknown> | undefined): Promise<unknown> {
-    this.fail(id, 'failed', 'PreToolUse came again for this tool_use_id before its PostToolUse');
+    this.#reject(id, 'failed', 'PreToolUse came again for this tool_use_id before its PostToolUse');
     return new Promise<unknown>((resolve, reject) => {
       const entry: Pending = { toolName, sessionId, resolve, reject, done, timer: undefined };
       if (this.#maxMs > 0) {
-        entry.timer = setTimeout(() => this.fail(id, 'timeout', `no PostToolUse within ${this.#maxMs} ms`), this.#maxMs);
+        entry.timer = setTimeout(() => this.#reject(id, 'timeout', `no PostToolUse within ${this.#maxMs} ms`), this.#maxMs);
         entry.timer.unref?.();
       }
       this.#calls.set(id, entry);
@@ -47,20 +47,28 @@ export class PendingCalls {
 
   /** Fails `id`; the hooked call's promise, or undefined when unknown. */
   fail(id: string, failure: ClaudeToolError['failure'], message: string): Promise<unknown> | undefined {
-    const entry = this.#take(id);
-    entry?.reject(new ClaudeToolError(message, failure, entry.toolName));
-    return entry?.done();
+    return this.#reject(id, failure, message)?.done();
   }
 
   /** Fails every call of a session that ended. */
   endSession(sessionId: string | undefined): void {
     for (const [id, entry] of [...this.#calls]) {
-      if (sessionId === undefined || entry.sessionId === sessionId) this.fail(id, 'session_ended', 'the session ended before the tool reported');
+      if (sessionId === undefined || entry.sessionId === sessionId) this.#reject(id, 'session_ended', 'the session ended before the tool reported');
     }
   }
 
   get size(): number {
     return this.#calls.size;
+  }
+
+  /**
+   * Fails `id`'s wait without touching the hooked call's promise: the flow that owns that promise
+   * settles it and records the failure; callers that need it use `fail`.
+   */
+  #reject(id: string, failure: ClaudeToolError['failure'], message: string): Pending | undefined {
+    const entry = this.#take(id);
+    entry?.reject(new ClaudeToolError(message, failure, entry.toolName));
+    return entry;
   }
 
   #take(id: string): Pending | undefined {
