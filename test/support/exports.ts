@@ -109,6 +109,11 @@ function importedNames(file: string, source: ts.SourceFile, known: ReadonlySet<s
 
 const parse = (file: string): ts.SourceFile => ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
 
+/** The names each public entry point exports (ENTRY_POINTS, relative to src/), parsed, not loaded. */
+export function entryExports(srcDir: string): Map<string, string[]> {
+  return new Map(ENTRY_POINTS.map((path) => [path, exportedNames(parse(join(srcDir, path)))]));
+}
+
 /** `file: name` for every export of src/ that no other file of src/ or of `importerDirs` imports, outside the entry points. */
 export function unusedExports(srcDir: string, importerDirs: readonly string[]): string[] {
   const files = sourceFiles(srcDir);
