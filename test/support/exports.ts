@@ -76,6 +76,9 @@ function resolve(from: string, specifier: string, known: ReadonlySet<string>): s
 
 /** Every (file, name) another file imports or re-exports; `*` for a whole module. */
 function importedNames(file: string, source: ts.SourceFile, known: ReadonlySet<string>, use: (target: string, name: string) => void): void {
+  // Declarations are top-level statements; only `import('…')` (a type or a dynamic import) can stand deeper,
+  // so the whole tree is walked only in the files whose text has one.
+  const deep = source.text.includes('import(');
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
       const target = resolve(file, node.moduleSpecifier.text, known);
@@ -102,12 +105,12 @@ function importedNames(file: string, source: ts.SourceFile, known: ReadonlySet<s
         if (target !== undefined) use(target, ALL);
       }
     }
-    ts.forEachChild(node, visit);
+    if (deep) ts.forEachChild(node, visit);
   };
-  visit(source);
+  for (const statement of source.statements) visit(statement);
 }
 
-const parse = (file: string): ts.SourceFile => ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+const parse = (file: string): ts.SourceFile => ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
 
 /** The names each public entry point exports (ENTRY_POINTS, relative to src/), parsed, not loaded. */
 export function entryExports(srcDir: string): Map<string, string[]> {
