@@ -149,6 +149,16 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
     return scrubber;
   }
 
+  /**
+   * Arguments the tool is about to run with that no phase was asked about yet — a before_tool Redirect's,
+   * an approver's edits, an on_error Redirect's retry, an after_tool Redirect's re-execution: their
+   * values are scrubbed from the error text of the attempt that runs with them (its `toolhooks.execute`
+   * status) as from every later one. Only a call whose arguments change pays for it.
+   */
+  runsWith(args: Readonly<ToolArgs>): void {
+    this.scrubber.add(args);
+  }
+
   /** A Skip's stub is used in before_tool and on_error; after the tool ran, a Skip is ignored anyway. */
   get checkSkip(): ((decision: Skip) => string | undefined) | undefined {
     return this.phase === 'after_tool' ? undefined : this.#spec.checkSkip;
