@@ -21,6 +21,7 @@ import {
 } from '../../../src/telemetry/semconv.js';
 import { answers, callsTools, streams, toolResultsSent } from '../../support/ai-model.js';
 import { createTestTracing } from '../../support/tracing.js';
+import { DEEP, deepEditor, deepestOf, deeplyNested } from '../../support/deep-args.js';
 
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
@@ -512,5 +513,17 @@ describe('bad input', () => {
     expect(() => withHooks(tools, hooks, { abortRun: new AbortController().signal as never })).toThrow(/options\.abortRun must be an AbortController/);
     expect(() => withHooks(tools, hooks, { maxRetries: -1 })).toThrow(RangeError);
     expect(() => recordInvalidToolCalls(hooks, { repair: 'yes' as never })).toThrow(/options\.repair must be a function/);
+  });
+});
+
+describe('withHooks: deeply nested arguments (issue 29)', () => {
+  it(`input ${DEEP.toLocaleString('en')} levels deep reaches hooks as a read-only copy: a hook's edit never reaches execute`, async () => {
+    const executed: unknown[] = [];
+    const tools = { walk: tool({ description: 'Walks a tree', inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }), execute: async (input) => (executed.push(input), 'walked') }) };
+    const { hook, seen } = deepEditor();
+    const input = deeplyNested();
+    await expect(withHooks(tools, runner([hook])).walk.execute!(input, { toolCallId: 'deep', messages: [] })).resolves.toBe('walked');
+    expect(seen).toEqual({ calls: 1, frozen: true });
+    expect(deepestOf(executed[0]).cmd).toBe('ls');
   });
 });
