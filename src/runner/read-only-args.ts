@@ -43,7 +43,7 @@ function frozenCopy(args: ToolArgs): ToolArgs {
 }
 
 /** The call's arguments could not be copied for hooks: the call is refused, and no hook or tool runs. */
-export class ArgumentsNotCopiedError extends TypeError {
+class ArgumentsNotCopiedError extends TypeError {
   constructor(cause: unknown) {
     super(
       `toolhooks: the tool call's arguments cannot be read to make the read-only copy hooks are given (${errorMessage(cause)}); the call is refused — pass plain data (objects, arrays, primitives) without throwing getters or Proxies`,

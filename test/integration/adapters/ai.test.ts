@@ -456,6 +456,22 @@ describe('malformed tool input from the model', () => {
     }
   });
 
+  it('input that is not JSON at all: with capture on, the values of redacted keys are scrubbed from the quoted raw text (issue 29)', async () => {
+    const { tools } = makeTools();
+    const raw = '{"city":"Bern","password":"hunter2-secret","apiKey":"sk-live-77","note":"meet at Blue Lagoon"';
+    tracing.reset();
+    const hooks = new HookRunner({ hooks: [], tracer: tracing.tracer, capture: { args: true } });
+    const model = new MockLanguageModelV3({ doGenerate: [callsTools({ id: 'raw', tool: 'weather', input: `RAW:${raw}` }), answers('sorry')] });
+    await generateText({ model, tools: withHooks(tools, hooks), experimental_repairToolCall: recordInvalidToolCalls(hooks), prompt: 'go', stopWhen: stepCountIs(3) });
+    const span = executeToolSpan('weather', 'raw');
+    expect(span.status.message).toMatch(/^Invalid input for tool weather/);
+    expect(span.status.message).toContain('"password":"[REDACTED]"');
+    const recorded = [span.status.message ?? '', ...Object.values(span.attributes).map(String), ...span.events.map((event) => JSON.stringify(event.attributes))].join('\n');
+    expect(recorded).not.toContain('hunter2-secret');
+    expect(recorded).not.toContain('sk-live-77');
+    expect(recorded).toContain('Blue Lagoon'); // capture on: what is not under a redacted key stays readable
+  });
+
   it("defers to the caller's repair: a repaired call runs through the hooks and is not recorded as failed", async () => {
     const { tools, weather } = makeTools();
     const hooks = runner([]);
