@@ -183,6 +183,19 @@ describe('what hooks are given is read-only', () => {
     expect(tracing.spans().map((span) => span.name)).toEqual(['execute_tool shell']); // no phase span left open
   });
 
+  it('a cyclic copy keeps null-prototype objects as they are, frozen', async () => {
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { v: 1 });
+    const args: ToolArgs = { bare };
+    bare.back = args;
+    const seen: ToolArgs[] = [];
+    await toolArgs([{ beforeTool: (_tool, given) => void seen.push(given) }], args);
+    const copy = seen[0]?.bare as Record<string, unknown>;
+    expect(copy === bare).toBe(false);
+    expect(Object.getPrototypeOf(copy)).toBeNull();
+    expect(Object.isFrozen(copy)).toBe(true);
+    expect(copy.back === seen[0]).toBe(true);
+  });
+
   it('a __proto__ key stays plain data in the copy', async () => {
     const args = JSON.parse('{"__proto__": {"polluted": true}, "x": 1}') as ToolArgs;
     const seen: ToolArgs[] = [];

@@ -386,6 +386,10 @@ describe('decision payloads that are promises, or whose `then` cannot be read, a
     await expect(runWithRetry(() => 'text', { toolName: 't', args: {}, hooks: replaced, note: 'n' })).resolves.toBe('[object Object]');
     const denied = new HookRunner({ tracer: tracing.tracer, approver: () => ({ approved: false }), hooks: [{ name: 'a', beforeTool: () => ask('ok?', { deniedResult: hostile }) }] });
     await expect(runWithRetry(() => 'text', { toolName: 't', args: {}, hooks: denied, note: 'n' })).resolves.toBe('[object Object]');
+    // Readable as a value (its then is undefined), yet every conversion to text throws.
+    const opaque = new Proxy({}, { get: (_target, key) => { if (key === 'then') return undefined; throw new Error('trap'); } });
+    const opaqueHooks = new HookRunner({ tracer: tracing.tracer, hooks: [{ name: 'r', afterTool: () => replaceResult(opaque) }] });
+    await expect(runWithRetry(() => 'text', { toolName: 't', args: {}, hooks: opaqueHooks, note: 'n' })).resolves.toBe('[object]');
   });
 });
 

@@ -71,5 +71,11 @@ describe('redactQuotedValues', () => {
   it('replaces each redacted value, keeping quotes and everything else', () => {
     expect(redactQuotedValues('{"q":"cats","token":"t-1","auth":{"a":1}, url=x?api_key=k&p=1', isRedactedKey)).toBe('{"q":"cats","token":"[REDACTED]","auth":[REDACTED], url=x?api_key=[REDACTED]&p=1');
     expect(redactQuotedValues('nothing here', isRedactedKey)).toBe('nothing here');
+    // Overlapping finds (a key=value inside a redacted JSON string) are replaced once.
+    expect(redactQuotedValues('{"token":"api_key=k1 more"}', isRedactedKey)).toBe('{"token":"[REDACTED]"}');
+    // Values that run to the end of the text: escaped JSON, a quoted key=value, both unterminated.
+    expect(redactQuotedValues('{\\"secret\\":\\"abc', isRedactedKey)).toBe('{\\"secret\\":\\"[REDACTED]');
+    expect(redactQuotedValues("x password='abc", isRedactedKey)).toBe("x password='[REDACTED]");
+    expect(redactQuotedValues('{\\"pin\\":1234}', isRedactedKey)).toBe('{\\"pin\\":[REDACTED]}');
   });
 });
