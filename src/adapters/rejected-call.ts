@@ -9,6 +9,7 @@ import type { ToolArgs } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
 import { ToolCall } from '../flows/tool-call.js';
 import { ERROR_TYPE, errorTypeOf } from '../telemetry/error-type.js';
+import { redactQuotedValues } from '../telemetry/capture/quoted-keys.js';
 
 /** The model's rejected call: its tool, its id, and its input as the model sent it (JSON text). */
 interface RejectedCall {
@@ -23,7 +24,7 @@ interface RejectedCall {
  * error's type and the tool, so no argument value reaches any signal.
  */
 export async function recordRejectedCall(core: RunnerCore, rejected: RejectedCall, error: unknown): Promise<void> {
-  const call = new ToolCall({ core, toolName: rejected.toolName, callId: rejected.callId, args: argsOf(rejected.input), state: undefined });
+  const call = new ToolCall({ core, toolName: rejected.toolName, callId: rejected.callId, args: argsOf(rejected.input, core.capture.isRedactedKey), state: undefined });
   await call.recordFailure(core.capture.args ? error : new RejectedCallError(rejected.toolName, error));
 }
 
@@ -39,12 +40,16 @@ class RejectedCallError extends Error {
   }
 }
 
-/** The input as hooks' capture would see it: the parsed object, else `{ input: value or text }`. */
-function argsOf(input: string): ToolArgs {
+/**
+ * The input as hooks' capture would see it: the parsed object, else `{ input: value or text }` — text
+ * that does not parse with the values of redacted keys (`"password":"…"`) already replaced, as capture
+ * would have redacted them had it parsed.
+ */
+function argsOf(input: string, isRedactedKey: (key: string) => boolean): ToolArgs {
   try {
     const parsed: unknown = JSON.parse(input);
     return isPlainObject(parsed) ? parsed : { input: parsed };
   } catch {
-    return { input };
+    return { input: redactQuotedValues(input, isRedactedKey) };
   }
 }

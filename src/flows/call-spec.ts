@@ -75,6 +75,8 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
   source: ToolArgs | undefined = undefined;
   copy: ToolArgs | undefined = undefined;
   #scrubber: ErrorScrubber | undefined = undefined;
+  /** Arguments the tool ran with that the scrubber is told about when it is made (see runsWith). */
+  #ranWith: Readonly<ToolArgs> | undefined = undefined;
   /**
    * The call's spec, read through the getters below rather than copied field by field: a call is made
    * for every tool call, and each field it does not hold is memory it does not allocate.
@@ -144,9 +146,25 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
    * arguments and those the current phase runs with (a Redirect's).
    */
   get scrubber(): ErrorScrubber {
-    const scrubber = (this.#scrubber ??= this.#spec.core.capture.scrubber([this.#spec.args]));
+    let scrubber = this.#scrubber;
+    if (scrubber === undefined) {
+      scrubber = this.#scrubber = this.#spec.core.capture.scrubber([this.#spec.args]);
+      if (this.#ranWith !== undefined) scrubber.add(this.#ranWith);
+    }
     scrubber.add(this.args);
     return scrubber;
+  }
+
+  /**
+   * Arguments the tool is about to run with that no phase was asked about yet — a before_tool Redirect's,
+   * an approver's edits, an on_error Redirect's retry, an after_tool Redirect's re-execution: their
+   * values are scrubbed from the error text of the attempt that runs with them (its `toolhooks.execute`
+   * status) as from every later one. The first set is only kept (a Redirect on every call, a capped
+   * limit, must not make a scrubber per call); the scrubber is made when an error is described.
+   */
+  runsWith(args: Readonly<ToolArgs>): void {
+    if (this.#scrubber === undefined && this.#ranWith === undefined) this.#ranWith = args;
+    else this.scrubber.add(args);
   }
 
   /** A Skip's stub is used in before_tool and on_error; after the tool ran, a Skip is ignored anyway. */

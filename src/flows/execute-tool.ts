@@ -281,13 +281,15 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
       if (retry === undefined) args = applyRedirect(call, args, before);
       else {
         call.redirected = true;
-        retry.redirect(before);
+        retryRedirect(call, retry, before);
       }
     }
     const edits = approval?.edits;
     if (edits !== undefined) {
-      if (retry === undefined) args = mergeArgs(args, edits);
-      else retry.redirect(redirect({ newArgs: edits }));
+      if (retry === undefined) {
+        args = mergeArgs(args, edits);
+        call.runsWith(args);
+      } else retryRedirect(call, retry, redirect({ newArgs: edits }));
     }
     // The duration is for afterTool hooks only: without any, the clock is not read.
     const timed = call.timesExecution;
@@ -325,7 +327,10 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
             return await afterThenReturn(call, args, retry.exhausted(error, attempt), started, attempt, retry);
           }
           call.retries += 1;
-          if (decision.kind === 'redirect') call.redirected = true;
+          if (decision.kind === 'redirect') {
+            call.redirected = true;
+            if (decision.newArgs !== undefined) call.runsWith(decision.newArgs);
+          }
           attempt += 1;
           continue;
         }
@@ -381,10 +386,20 @@ function replacedResult<S>(call: ToolCall<S>, decision: Replace, retry: RetryPol
   return retry === undefined ? decision.result : retry.replaced(decision.result);
 }
 
+/** The arguments a Redirect runs the tool with; the call's error text is scrubbed of them from now on. */
 function applyRedirect<S>(call: ToolCall<S>, args: ToolArgs, decision: Redirect): ToolArgs {
   call.redirected = true;
   if (decision.newTool !== undefined) call.effectiveToolName = decision.newTool;
-  return decision.newArgs === undefined ? args : mergeArgs(args, decision.newArgs);
+  if (decision.newArgs === undefined) return args;
+  const merged = mergeArgs(args, decision.newArgs);
+  call.runsWith(merged);
+  return merged;
+}
+
+/** A Redirect under a retry policy changes its input (a note): scrubbed from the call's error text like arguments. */
+function retryRedirect<S>(call: ToolCall<S>, retry: RetryPolicy, decision: Redirect): void {
+  if (decision.newArgs !== undefined) call.runsWith(decision.newArgs);
+  retry.redirect(decision);
 }
 
 function executorContext(toolName: string, attempt: number, signal: AbortSignal | undefined): ExecutorContext {

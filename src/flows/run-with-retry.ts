@@ -164,12 +164,17 @@ function noteFrom(decision: { newArgs?: Readonly<Record<string, unknown>> }, fal
 
 /**
  * The text a stub (a Skip's, a denial's) or a replaced result becomes: a string as is, anything else as
- * JSON — or its string form when it has none (a hook's own Skip stub is checked before it gets here).
+ * JSON — or its string form when it has none (a hook's own Skip stub is checked before it gets here);
+ * never throws: what has neither (a null-prototype object holding a BigInt) reads as its tag.
  */
 function serialiseStub(value: unknown): string {
   if (typeof value === 'string') return value;
   const serialised = callSync(() => JSON.stringify(value));
-  return serialised.ok && typeof serialised.value === 'string' ? serialised.value : String(value);
+  if (serialised.ok && typeof serialised.value === 'string') return serialised.value;
+  const text = callSync(() => String(value));
+  if (text.ok && typeof text.value === 'string') return text.value;
+  const tag = callSync(() => Object.prototype.toString.call(value));
+  return tag.ok && typeof tag.value === 'string' ? tag.value : '[object]';
 }
 
 /**

@@ -121,17 +121,20 @@ async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pe
   const durationMs = performance.now() - started;
   const edited = answer.edits !== undefined && Object.keys(answer.edits).length > 0;
   const denialReason = answer.denialReason === undefined ? undefined : capture.limit(answer.denialReason);
+  // The approver's reference comes from the app's client (a resume value, a DeferredApprovals answer):
+  // bounded like every other recorded string.
+  const approver = answer.approver === undefined ? undefined : capture.limit(answer.approver);
 
   if (span !== undefined) {
     const attributes: Attributes = { [ATTR_APPROVAL_OUTCOME]: answer.outcome, [ATTR_APPROVAL_EDITED]: edited };
-    if (answer.approver !== undefined) attributes[ATTR_APPROVAL_APPROVER] = answer.approver;
+    if (approver !== undefined) attributes[ATTR_APPROVAL_APPROVER] = approver;
     if (denialReason !== undefined && denialReason !== '') attributes[ATTR_APPROVAL_DENIAL_REASON] = denialReason;
     if (answer.outcome === 'error') attributes[ATTR_ERROR_TYPE] = errorTypeOf(answer.error);
     setSpanAttributes(span, 'toolhooks.approval attributes', attributes);
   }
   if (core.hasObservers) {
     const event: Mutable<ApprovalEvent> = { type: 'approval', toolName, id, hook, reason, outcome: answer.outcome, edited, durationMs };
-    if (answer.approver !== undefined) event.approver = answer.approver;
+    if (approver !== undefined) event.approver = approver;
     if (denialReason !== undefined) event.denialReason = denialReason;
     if (answer.error !== undefined) {
       event.error = answer.error;

@@ -15,6 +15,7 @@ import { startPhaseSpan } from '../telemetry/phase-span.js';
 import { Observers } from './observers.js';
 import type { PhaseRequest } from './phase-request.js';
 import { runPhase } from './phase.js';
+import { hookArgs } from './read-only-args.js';
 import { PhaseHooks, anyEnforced } from './phase-hooks.js';
 
 export class RunnerCore<S = unknown> {
@@ -55,8 +56,11 @@ export class RunnerCore<S = unknown> {
     if (matched.entries.length === 0) return CONTINUE;
     const tally = request.tally;
     if (tally !== undefined && phase === 'before_tool' && !tally.gated) tally.gated = anyEnforced(matched.entries);
+    // The hooks' read-only copy is made before the span starts: arguments that cannot be copied refuse
+    // the call (ArgumentsNotCopiedError) with no span left open.
+    const args = hookArgs(request.args, request.argsCopy);
     const span = request.traced === false ? undefined : startPhaseSpan(this.tracer, phase, request.toolName);
-    return runPhase(this, request, matched, span);
+    return runPhase(this, request, matched, span, args);
   }
 
   /** Delivers an event to every observer whose matcher accepts the tool; their errors are swallowed. */

@@ -26,7 +26,6 @@ import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
 import { failureRecord, hookRecord, shadowedRecord } from './records.js';
 import { reportHookFailure } from './first-failure.js';
-import { hookArgs } from './read-only-args.js';
 import type { Verdict } from './verdict.js';
 import { HookFailed } from './verdict.js';
 import { report } from '../telemetry/warn-once.js';
@@ -56,8 +55,6 @@ class PhaseRun<S> implements HookInput<S> {
   readonly shadowed: ShadowedDecision[] | undefined;
   readonly errors: HookFailure[] | undefined;
   readonly started: number;
-  /** The arguments as hooks see them: a frozen copy, never the caller's object. */
-  readonly args: ToolArgs;
   /** The span's events, held until the phase ends, when they might not all fit its event limit. */
   readonly buffer: PhaseEventBuffer | undefined;
 
@@ -68,14 +65,13 @@ class PhaseRun<S> implements HookInput<S> {
     readonly span: Span | undefined,
     observe: boolean,
     observers: number,
-    /** The hooks' arguments when a quiet fold already made them (see foldQuietly). */
-    args?: ToolArgs,
+    /** The arguments as hooks see them: a frozen copy, never the caller's object (made by the core before the phase span starts). */
+    readonly args: ToolArgs,
   ) {
     this.records = observe ? [] : undefined;
     this.shadowed = observe ? [] : undefined;
     this.errors = observe ? [] : undefined;
     this.started = observe ? performance.now() : 0;
-    this.args = args ?? hookArgs(request.args, request.argsCopy);
     this.buffer = span === undefined ? undefined : phaseEventBuffer(span, matched.entries.length, observers);
   }
 
@@ -89,10 +85,16 @@ class PhaseRun<S> implements HookInput<S> {
  * Runs the matched hooks of a phase inside its span (made active even when it does not record, so
  * that the hooks' own spans follow its sampling decision).
  */
-export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>, span: Span | undefined): HookDecision | Promise<HookDecision> {
-  if (span === undefined && !core.hasObservers) return foldQuietly(core, request, matched);
+export function runPhase<S>(
+  core: RunnerCore<S>,
+  request: PhaseRequest,
+  matched: Matched<S>,
+  span: Span | undefined,
+  args: ToolArgs,
+): HookDecision | Promise<HookDecision> {
+  if (span === undefined && !core.hasObservers) return foldQuietly(core, request, matched, args);
   const recording = span !== undefined && isRecording(span) ? span : undefined;
-  const run = new PhaseRun<S>(request, matched, recording, core.hasObservers, core.observerCount);
+  const run = new PhaseRun<S>(request, matched, recording, core.hasObservers, core.observerCount, args);
   if (span === undefined) return aggregate(core, run);
   const outer = context.active();
   run.outer = outer;
@@ -106,8 +108,8 @@ export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched:
  * hook that does anything else (returns a promise, fails, asks, aborts, is shadowed) hands the fold,
  * as it stands, to the full one ({@link aggregate}), which goes on from that hook — one fold either way.
  */
-function foldQuietly<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>): HookDecision | Promise<HookDecision> {
-  const input: HookInput<S> = { request, matched, args: hookArgs(request.args, request.argsCopy) };
+function foldQuietly<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>, args: ToolArgs): HookDecision | Promise<HookDecision> {
+  const input: HookInput<S> = { request, matched, args };
   const entries = matched.entries;
   let winner: HookEntry<S> | undefined;
   let winning: HookDecision = CONTINUE;

@@ -7,6 +7,7 @@
  * @internal
  */
 import type { ToolArgs } from '../hook.js';
+import { errorMessage } from '../internal/describe.js';
 
 /** A cache of the frozen copy, per call: a call's phases share one copy until a Redirect changes the arguments. */
 export interface ArgsCopy {
@@ -27,15 +28,28 @@ export function hookArgs(args: ToolArgs, cache: ArgsCopy | undefined): ToolArgs 
 /**
  * A deep copy of the plain objects and arrays in `args`, each frozen; any other value (a Date, a Map, a
  * class instance) is the caller's own, by reference. Arguments that are deeply frozen already are given
- * as they are (nothing to protect), and so are arguments that cannot be read (a caller's Proxy whose traps
- * throw). Own enumerable string keys are copied, as JSON and `{ ...args }` would.
+ * as they are (nothing to protect). Own enumerable string keys are copied, as JSON and `{ ...args }`
+ * would. Arguments that cannot be copied (a caller's Proxy whose traps throw, a getter that throws) are
+ * refused with an {@link ArgumentsNotCopiedError}: given to hooks as they are, any hook could change
+ * what the tool runs after the gates approved it.
  */
 function frozenCopy(args: ToolArgs): ToolArgs {
   try {
     if (deeplyFrozen(args, 0)) return args;
     return copyOf(args) as ToolArgs;
-  } catch {
-    return args;
+  } catch (error) {
+    throw new ArgumentsNotCopiedError(error);
+  }
+}
+
+/** The call's arguments could not be copied for hooks: the call is refused, and no hook or tool runs. */
+class ArgumentsNotCopiedError extends TypeError {
+  constructor(cause: unknown) {
+    super(
+      `toolhooks: the tool call's arguments cannot be read to make the read-only copy hooks are given (${errorMessage(cause)}); the call is refused — pass plain data (objects, arrays, primitives) without throwing getters or Proxies`,
+      { cause },
+    );
+    this.name = 'ArgumentsNotCopiedError';
   }
 }
 
@@ -68,12 +82,12 @@ const TOO_DEEP = Symbol('too deep');
 
 /**
  * Copies as a tree first (no bookkeeping: what almost all arguments are, and the cheapest); arguments
- * deeper than {@link TREE_DEPTH} — a cycle, most likely — are copied again with a map of what was copied,
- * which keeps cycles and shared parts.
+ * deeper than {@link TREE_DEPTH} — a cycle, or nesting a model was made to emit — are copied again with
+ * a map of what was copied, which keeps cycles and shared parts, without recursion at any depth.
  */
 function copyOf(args: ToolArgs): unknown {
   const tree = copyTree(args, 0);
-  return tree === TOO_DEEP ? copyGraph(args, new Map()) : tree;
+  return tree === TOO_DEEP ? copyGraph(args) : tree;
 }
 
 function copyTree(value: object, depth: number): unknown {
@@ -96,20 +110,39 @@ function shallowCopy(value: object): object {
   return Object.getPrototypeOf(value) === null ? Object.assign(Object.create(null) as object, value) : { ...value };
 }
 
-function copyGraph(value: object, seen: Map<object, object>): object {
-  const done = seen.get(value);
-  if (done !== undefined) return done;
-  const isArray = Array.isArray(value);
-  const copy: Record<string, unknown> = isArray ? ([] as unknown as Record<string, unknown>) : emptyLike(value);
-  seen.set(value, copy);
-  for (const key of Object.keys(value)) {
-    const item: unknown = (value as Record<string, unknown>)[key];
-    setData(copy, key, item !== null && typeof item === 'object' && copied(item) ? copyGraph(item, seen) : item);
+/**
+ * The copy of a graph, with a work list instead of recursion: a 100,000-level nesting costs memory in
+ * proportion, never the stack. Each container is copied once (cycles and shared parts kept) and frozen
+ * once its members are in; a member's own copy is filled later, which freezing its parent does not stop.
+ */
+function copyGraph(root: object): object {
+  const seen = new Map<object, Record<string, unknown>>();
+  const rootCopy = emptyLike(root);
+  seen.set(root, rootCopy);
+  const work: [object, Record<string, unknown>][] = [[root, rootCopy]];
+  for (let next = work.pop(); next !== undefined; next = work.pop()) {
+    const [value, copy] = next;
+    for (const key of Object.keys(value)) {
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (item === null || typeof item !== 'object' || !copied(item)) {
+        setData(copy, key, item);
+        continue;
+      }
+      let itemCopy = seen.get(item);
+      if (itemCopy === undefined) {
+        itemCopy = emptyLike(item);
+        seen.set(item, itemCopy);
+        work.push([item, itemCopy]);
+      }
+      setData(copy, key, itemCopy);
+    }
+    Object.freeze(copy);
   }
-  return Object.freeze(copy);
+  return rootCopy;
 }
 
 function emptyLike(value: object): Record<string, unknown> {
+  if (Array.isArray(value)) return [] as unknown as Record<string, unknown>;
   return Object.getPrototypeOf(value) === null ? (Object.create(null) as Record<string, unknown>) : {};
 }
 

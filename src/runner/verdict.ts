@@ -54,6 +54,8 @@ export function checkDecision(value: unknown, hookName: string, rules: DecisionR
   if (decision.kind === 'replace' && rules.phase !== 'after_tool') {
     return invalid(`hook "${hookName}" returned replaceResult() in ${rules.phase}; replace a result in afterTool, once the tool has one`);
   }
+  const payload = payloadProblem(decision);
+  if (payload !== undefined) return invalid(`hook "${hookName}" returned ${payload}`);
   if (decision.kind === 'skip' && rules.checkSkip !== undefined) {
     const problem = rules.checkSkip(decision);
     if (problem !== undefined) return invalid(`hook "${hookName}" returned a Skip whose ${problem}`);
@@ -65,6 +67,36 @@ export function checkDecision(value: unknown, hookName: string, rules: DecisionR
     }
   }
   return decision;
+}
+
+/**
+ * What is wrong with the value a decision hands the caller — a Skip's stub, an Ask's denial result, a
+ * Replace's result — or undefined. A promise (any thenable) would be adopted by the flow's own promise
+ * after the call's span ended as completed: it would hang past the hook's timeout, or reject the caller
+ * with an error no hook guard saw. A value whose `then` cannot be read (a throwing getter, a hostile
+ * Proxy) would reject the caller the same way. Either is the hook's invalid decision.
+ */
+function payloadProblem(decision: HookDecision): string | undefined {
+  switch (decision.kind) {
+    case 'skip':
+      return thenProblem(decision.stubResult, 'a Skip whose stubResult', "skip('reason', await stub)");
+    case 'ask':
+      return thenProblem(decision.deniedResult, 'an Ask whose deniedResult', "ask('reason', { deniedResult: await result })");
+    case 'replace':
+      return thenProblem(decision.result, 'a Replace whose result', 'replaceResult(await redact(result))');
+    default:
+      return undefined;
+  }
+}
+
+function thenProblem(value: unknown, what: string, fix: string): string | undefined {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return undefined;
+  try {
+    if (typeof (value as { then?: unknown }).then !== 'function') return undefined;
+  } catch (error) {
+    return `${what} cannot be read (reading its then threw: ${errorMessage(error)}); give plain data`;
+  }
+  return `${what} is a promise (a thenable); await it in the hook and decide with its value: ${fix}`;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { errorClassName, errorMessage } from '../../internal/describe.js';
 import type { RecordedError } from '../../hook.js';
+import { redactedValueRanges } from './quoted-keys.js';
 import { REDACTED } from './redaction.js';
 import { isHighSurrogate, isLowSurrogate, truncatedMarker } from './truncate.js';
 
@@ -100,14 +101,17 @@ function members(value: object): Iterable<readonly [string | undefined, unknown]
 }
 
 /**
- * `text` without any of `targets`, cut to `maxLength` with the usual marker. Only occurrences that
- * start inside the kept part matter, so each target is searched in `maxLength + its length` characters:
- * the cost is linear in the targets' total length, whatever the message's size.
+ * `text` without any of `targets`, nor the values quoted after a redacted key (`"password":"…"`,
+ * `token=…`: text that quotes arguments it could not parse), cut to `maxLength` with the usual marker.
+ * Only occurrences that start inside the kept part matter, so each target is searched in
+ * `maxLength + its length` characters and keys in the kept part: the cost is linear in the targets'
+ * total length and `maxLength`, whatever the message's size.
  */
-function scrub(text: string, targets: readonly string[], maxLength: number): string {
+function scrub(text: string, targets: readonly string[], policy: ScrubPolicy): string {
+  const maxLength = policy.maxLength;
   let keep = Math.min(text.length, maxLength);
   if (keep < text.length && keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1)) && isLowSurrogate(text.charCodeAt(keep))) keep -= 1;
-  const ranges: [number, number][] = [];
+  const ranges = redactedValueRanges(keep < text.length ? text.slice(0, keep) : text, policy.isRedactedKey);
   for (const target of targets) {
     const region = text.length > keep + target.length ? text.slice(0, keep + target.length - 1) : text;
     let count = 0;
@@ -161,7 +165,7 @@ export class ErrorScrubber {
       if (this.#targets === null) this.#targets = scrubTargets(this.#argsList, this.policy);
       const targets = this.#targets;
       if (targets === undefined) return WITHHELD;
-      return scrub(text, targets, this.policy.maxLength);
+      return scrub(text, targets, this.policy);
     } catch {
       return WITHHELD;
     }

@@ -21,6 +21,7 @@ import {
 } from '../../../src/telemetry/semconv.js';
 import { answers, callsTools, streams, toolResultsSent } from '../../support/ai-model.js';
 import { createTestTracing } from '../../support/tracing.js';
+import { DEEP, deepEditor, deepestOf, deeplyNested } from '../../support/deep-args.js';
 
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
@@ -455,6 +456,22 @@ describe('malformed tool input from the model', () => {
     }
   });
 
+  it('input that is not JSON at all: with capture on, the values of redacted keys are scrubbed from the quoted raw text (issue 29)', async () => {
+    const { tools } = makeTools();
+    const raw = '{"city":"Bern","password":"hunter2-secret","apiKey":"sk-live-77","note":"meet at Blue Lagoon"';
+    tracing.reset();
+    const hooks = new HookRunner({ hooks: [], tracer: tracing.tracer, capture: { args: true } });
+    const model = new MockLanguageModelV3({ doGenerate: [callsTools({ id: 'raw', tool: 'weather', input: `RAW:${raw}` }), answers('sorry')] });
+    await generateText({ model, tools: withHooks(tools, hooks), experimental_repairToolCall: recordInvalidToolCalls(hooks), prompt: 'go', stopWhen: stepCountIs(3) });
+    const span = executeToolSpan('weather', 'raw');
+    expect(span.status.message).toMatch(/^Invalid input for tool weather/);
+    expect(span.status.message).toContain('"password":"[REDACTED]"');
+    const recorded = [span.status.message ?? '', ...Object.values(span.attributes).map(String), ...span.events.map((event) => JSON.stringify(event.attributes))].join('\n');
+    expect(recorded).not.toContain('hunter2-secret');
+    expect(recorded).not.toContain('sk-live-77');
+    expect(recorded).toContain('Blue Lagoon'); // capture on: what is not under a redacted key stays readable
+  });
+
   it("defers to the caller's repair: a repaired call runs through the hooks and is not recorded as failed", async () => {
     const { tools, weather } = makeTools();
     const hooks = runner([]);
@@ -512,5 +529,17 @@ describe('bad input', () => {
     expect(() => withHooks(tools, hooks, { abortRun: new AbortController().signal as never })).toThrow(/options\.abortRun must be an AbortController/);
     expect(() => withHooks(tools, hooks, { maxRetries: -1 })).toThrow(RangeError);
     expect(() => recordInvalidToolCalls(hooks, { repair: 'yes' as never })).toThrow(/options\.repair must be a function/);
+  });
+});
+
+describe('withHooks: deeply nested arguments (issue 29)', () => {
+  it(`input ${DEEP.toLocaleString('en')} levels deep reaches hooks as a read-only copy: a hook's edit never reaches execute`, async () => {
+    const executed: unknown[] = [];
+    const tools = { walk: tool({ description: 'Walks a tree', inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }), execute: async (input) => (executed.push(input), 'walked') }) };
+    const { hook, seen } = deepEditor();
+    const input = deeplyNested();
+    await expect(withHooks(tools, runner([hook])).walk.execute!(input, { toolCallId: 'deep', messages: [] })).resolves.toBe('walked');
+    expect(seen).toEqual({ calls: 1, frozen: true });
+    expect(deepestOf(executed[0]).cmd).toBe('ls');
   });
 });

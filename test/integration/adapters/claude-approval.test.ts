@@ -272,6 +272,15 @@ describe('approvals driven with the SDK\'s hook input types', () => {
     expect(calls(ADD)[0]!.links).toEqual([]);
   });
 
+  it("a DeferredApprovals answer's approver reference is recorded bounded: a 5 MB one is cut to maxLength (issue 29)", async () => {
+    const approvals = new DeferredApprovals();
+    const hooks = claudeAgentHooks(runner([gate]), { approvals });
+    approvals.respond('t-big', { approved: true, approver: 'x'.repeat(5_000_000) });
+    await expect(callHook(hooks, 'PreToolUse', pre('t-big'), 't-big')).resolves.toMatchObject({ hookSpecificOutput: { permissionDecision: 'allow' } });
+    await callHook(hooks, 'PostToolUse', post('t-big'), 't-big');
+    expect(approvalUnder(calls(ADD)[0]!)?.attributes[ATTR_APPROVAL_APPROVER]).toBe(`${'x'.repeat(4096)}…[truncated ${5_000_000 - 4096}]`);
+  });
+
   it("'ask': a second PostToolUse for a resolved call is ignored; the session's end drops calls still asking", async () => {
     const hooks = claudeAgentHooks(runner([gate]), { approvals: 'ask' });
     await expect(callHook(hooks, 'PreToolUse', pre('k-1'), 'k-1')).resolves.toEqual({

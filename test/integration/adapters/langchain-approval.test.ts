@@ -200,6 +200,14 @@ describe("Ask as a LangGraph interrupt (approvals: 'framework')", () => {
     expect(resumed.links[0]?.attributes).toEqual({ [ATTR_APPROVAL_ID]: 'i-2' });
   });
 
+  it("a resume value's approver reference is recorded bounded: a 5 MB one is cut to maxLength (issue 29)", async () => {
+    const { agent, config, transferFn } = setup([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'i-big' }]);
+    await invoke(agent, start, config);
+    await invoke(agent, new Command({ resume: { approved: true, approver: 'x'.repeat(5_000_000) } }), config);
+    expect(transferFn).toHaveBeenCalledTimes(1);
+    expect(approvalOf(spanOfTool(1)).attributes['toolhooks.approval.approver']).toBe(`${'x'.repeat(4096)}…[truncated ${5_000_000 - 4096}]`);
+  });
+
   it("LangChain's HITL decisions: approve; edit (the edited args are the args); reject (the model reads a not-executed error message)", async () => {
     const first = setup([{ name: 'transfer', args: { to: 'bob', amount: 500 }, id: 'h-1' }]);
     await invoke(first.agent, start, first.config);

@@ -30,6 +30,7 @@ import {
   SPAN_ON_ERROR,
 } from '../../../src/telemetry/semconv.js';
 import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { DEEP, deepEditor, deepestOf, deeplyNested } from '../../support/deep-args.js';
 
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
@@ -358,5 +359,17 @@ describe('bad input', () => {
     expect(() => withHooks([{ invoke: () => 1 }], runner([]))).toThrow(/withHooks: tools\[0\]\.name must be a non-empty string/);
     expect(() => toolhooksMiddleware(runner([]), { tools: [{ name: '' }] })).toThrow(/options\.tools\[0\]\.name/);
     expect(() => withHooks({} as unknown as object[], runner([]))).toThrow(/withHooks: tools must be an array/);
+  });
+});
+
+describe('withHooks: deeply nested arguments (issue 29)', () => {
+  it(`input ${DEEP.toLocaleString('en')} levels deep reaches hooks as a read-only copy: a hook's edit never reaches the tool`, async () => {
+    const executed: unknown[] = [];
+    const walk = tool(async (input: Record<string, unknown>) => (executed.push(input), 'walked'), { name: 'walk', description: 'Walks a tree', schema: z.object({ next: z.any() }) });
+    const { hook, seen } = deepEditor();
+    const [hooked] = withHooks([walk], new HookRunner({ tracer: tracing.tracer, hooks: [hook] }));
+    await expect(hooked.invoke(deeplyNested() as { next: unknown })).resolves.toBe('walked');
+    expect(seen).toEqual({ calls: 1, frozen: true });
+    expect(deepestOf(executed[0]).cmd).toBe('ls');
   });
 });

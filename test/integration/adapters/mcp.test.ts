@@ -21,6 +21,7 @@ import {
   SPAN_EXECUTE_TOOL_PREFIX,
 } from '../../../src/telemetry/semconv.js';
 import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { DEEP, deepEditor, deepestOf, deeplyNested } from '../../support/deep-args.js';
 
 const tracing = createTestTracing();
 
@@ -303,5 +304,19 @@ describe('withMcpHooks: bad input', () => {
     await expect(fs.callTool({ name: '' })).rejects.toThrow(/^callTool: params\.name must be a non-empty string/);
     await expect(fs.callTool({ name: 'read_file', arguments: ['a'] as never })).rejects.toThrow(/^callTool: params\.arguments must be an object/);
     expect(beforeTool).not.toHaveBeenCalled();
+  });
+});
+
+describe('withMcpHooks: deeply nested arguments (issue 29)', () => {
+  it(`arguments ${DEEP.toLocaleString('en')} levels deep reach hooks as a read-only copy: a hook's edit never reaches the server`, async () => {
+    const sent: unknown[] = [];
+    // A client that keeps what it is asked to send: the MCP SDK's own JSON encoding stops well before this depth.
+    const fake = { callTool: async (params: { arguments?: Record<string, unknown> }) => (sent.push(params.arguments), { content: [] }) };
+    const { hook, seen } = deepEditor();
+    const args = deeplyNested();
+    await withMcpHooks(fake as unknown as Client, runner([hook]), { server: 'deep' }).callTool({ name: 'walk', arguments: args });
+    expect(seen).toEqual({ calls: 1, frozen: true });
+    expect(deepestOf(sent[0]).cmd).toBe('ls');
+    expect(deepestOf(args).cmd).toBe('ls');
   });
 });

@@ -527,3 +527,22 @@ describe('approver options', () => {
     expect(() => new HookRunner({ approvalTimeout: 5 } as never)).toThrow(/approvalTimeoutMs/);
   });
 });
+
+describe("the approver's reference is bounded like every recorded string (issue 29)", () => {
+  it('a 5 MB approver string reaches the approval span, the observers and LoggingHook cut to maxLength', async () => {
+    const { LoggingHook } = await import('../../../src/hooks/index.js');
+    const pino = (await import('pino')).default;
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const huge = 'a'.repeat(5_000_000);
+    const rec = recorder();
+    const hooks = runner([gate(), rec, new LoggingHook({ logger })], { approver: () => ({ approved: false, approver: huge }) });
+    await executeTool({ hooks, toolName: 'send_email', args: {}, execute: vi.fn() });
+    const recorded = only(SPAN_APPROVAL).attributes[ATTR_APPROVAL_APPROVER];
+    expect(recorded).toBe(`${'a'.repeat(4096)}…[truncated ${5_000_000 - 4096}]`);
+    expect(rec.approvals()[0]?.approver).toBe(recorded);
+    const record = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line[ATTR_APPROVAL_APPROVER] !== undefined);
+    expect(record?.[ATTR_APPROVAL_APPROVER]).toBe(recorded);
+    expect(lines.join('').length).toBeLessThan(100_000);
+  });
+});

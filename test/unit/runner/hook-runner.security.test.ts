@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FailureMode, HookDecision, Phase, ToolArgs, ToolHook, ToolHookEvent } from '../../../src/index.js';
-import { HookAbortError, HookRunner, abort, executeTool, redirect, skip } from '../../../src/index.js';
+import { HookAbortError, HookRunner, abort, ask, executeTool, redirect, replaceResult, runWithRetry, skip } from '../../../src/index.js';
 import {
   ATTR_DECISION_REASON,
   ATTR_EXCEPTION_MESSAGE,
@@ -326,6 +326,70 @@ describe('hostile hook return values are hook errors, never crashes', () => {
     });
     expect(result).toBe('ran');
     expect(kinds).toEqual(['threw']);
+  });
+});
+
+describe('decision payloads that are promises, or whose `then` cannot be read, are invalid decisions (issue 29)', () => {
+  /** A Proxy whose every read throws: reading its `then` (as adopting a promise does) rejects. */
+  function unreadable(): object {
+    return new Proxy({}, { get: () => { throw new Error('trap'); } });
+  }
+  const payloads: [string, () => unknown][] = [
+    ['a promise that never settles', () => new Promise(() => undefined)],
+    ['a promise that rejects', () => {
+      const rejected = Promise.reject(new Error('upstream said no'));
+      rejected.catch(() => undefined); // handled here: only the flow's adoption of it is under test
+      return rejected;
+    }],
+    ['a thenable', () => ({ then: (resolve: (value: unknown) => void) => resolve('late') })],
+    ['an object whose then getter throws', () => ({ get then(): never { throw new Error('then getter'); } })],
+    ['a Proxy that throws on every read', unreadable],
+  ];
+
+  async function run(hook: ToolHook, failureMode: FailureMode): Promise<{ result: unknown; kinds: unknown[]; outcome: unknown }> {
+    tracing.reset();
+    const hooks = new HookRunner({ tracer: tracing.tracer, failureMode, approver: () => ({ approved: false }), hooks: [hook] });
+    const result = await executeTool({ hooks, toolName: 'tool', args: {}, execute: () => 'ran' }).catch((error: unknown) => error);
+    const kinds = tracing.spans().flatMap((span) => eventsOf(span, EVENT_HOOK_ERROR)).map((event) => event.attributes[ATTR_HOOK_ERROR_KIND]);
+    return { result, kinds, outcome: tracing.outcomesOf('tool')[0] };
+  }
+
+  const cases = payloads.flatMap(([what, make]) => [
+    { decision: 'a Replace result', what, hook: (): ToolHook => ({ name: 'p', afterTool: () => ({ kind: 'replace', result: make(), reason: '' }) as HookDecision }) },
+    { decision: 'a Skip stubResult', what, hook: (): ToolHook => ({ name: 'p', beforeTool: () => ({ kind: 'skip', reason: 'r', stubResult: make() }) as HookDecision }) },
+    { decision: 'an Ask deniedResult', what, hook: (): ToolHook => ({ name: 'p', beforeTool: () => ({ kind: 'ask', reason: 'r', deniedResult: make() }) as HookDecision }) },
+  ]);
+
+  it.each(cases)('$decision that is $what: fail-open, the call goes on as if the hook continued', async ({ hook }) => {
+    expect(await run(hook(), 'open')).toEqual({ result: 'ran', kinds: ['invalid_decision'], outcome: 'completed' });
+  });
+
+  it.each(cases)('$decision that is $what: fail-closed, a HookAbortError naming the problem', async ({ hook }) => {
+    const { result, kinds, outcome } = await run(hook(), 'closed');
+    expect(kinds).toEqual(['invalid_decision']);
+    expect(outcome).toBe('aborted');
+    expect(result).toBeInstanceOf(HookAbortError);
+    expect((result as HookAbortError).reason).toMatch(/^hook p failed: hook "p" returned an? (Replace|Skip|Ask) whose (result|stubResult|deniedResult) (is a promise|cannot be read)/);
+  });
+
+  it('an issued replaceResult() of an async redaction is refused, and the message says to await it', async () => {
+    const redact = async (value: unknown): Promise<unknown> => value;
+    const { result, kinds } = await run({ name: 'p', afterTool: (_t, _a, r) => replaceResult(redact(r)) }, 'open');
+    expect({ result, kinds }).toEqual({ result: 'ran', kinds: ['invalid_decision'] });
+    const message = tracing.spans().flatMap((span) => eventsOf(span, EVENT_HOOK_ERROR)).map((event) => event.attributes[ATTR_EXCEPTION_MESSAGE]);
+    expect(message).toEqual([expect.stringMatching(/is a promise.*await it in the hook/)]);
+  });
+
+  it("runWithRetry turns any Replace result or denial result into text, even one that JSON and String() cannot", async () => {
+    const hostile = Object.assign(Object.create(null) as object, { big: 1n });
+    const replaced = new HookRunner({ tracer: tracing.tracer, hooks: [{ name: 'r', afterTool: () => replaceResult(hostile) }] });
+    await expect(runWithRetry(() => 'text', { toolName: 't', args: {}, hooks: replaced, note: 'n' })).resolves.toBe('[object Object]');
+    const denied = new HookRunner({ tracer: tracing.tracer, approver: () => ({ approved: false }), hooks: [{ name: 'a', beforeTool: () => ask('ok?', { deniedResult: hostile }) }] });
+    await expect(runWithRetry(() => 'text', { toolName: 't', args: {}, hooks: denied, note: 'n' })).resolves.toBe('[object Object]');
+    // Readable as a value (its then is undefined), yet every conversion to text throws.
+    const opaque = new Proxy({}, { get: (_target, key) => { if (key === 'then') return undefined; throw new Error('trap'); } });
+    const opaqueHooks = new HookRunner({ tracer: tracing.tracer, hooks: [{ name: 'r', afterTool: () => replaceResult(opaque) }] });
+    await expect(runWithRetry(() => 'text', { toolName: 't', args: {}, hooks: opaqueHooks, note: 'n' })).resolves.toBe('[object]');
   });
 });
 
