@@ -12,6 +12,8 @@ import type { HookEntry } from './hook-entry.js';
 import type { Approver, Phase, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import { startPhaseSpan } from '../telemetry/phase-span.js';
+import type { Recording } from '../telemetry/decision-records.js';
+import { DEFAULT_RECORDING } from '../telemetry/decision-records.js';
 import { Observers } from './observers.js';
 import type { PhaseRequest } from './phase-request.js';
 import { runPhase } from './phase.js';
@@ -33,9 +35,11 @@ export class RunnerCore<S = unknown> {
     readonly approver: Approver | undefined = undefined,
     /** How long an approval may take; 0 = no limit. */
     readonly approvalTimeoutMs = 0,
+    /** Where decision records go and which conventions they follow. */
+    readonly recording: Recording = DEFAULT_RECORDING,
   ) {
     this.#hooks = new PhaseHooks(entries);
-    this.#observers = new Observers(entries, capture);
+    this.#observers = new Observers(entries, capture, recording);
     this.observerCount = this.#observers.count;
     this.hasObservers = this.observerCount > 0;
   }
@@ -55,7 +59,7 @@ export class RunnerCore<S = unknown> {
     if (matched.entries.length === 0) return CONTINUE;
     const tally = request.tally;
     if (tally !== undefined && phase === 'before_tool' && !tally.gated) tally.gated = anyEnforced(matched.entries);
-    const span = request.traced === false ? undefined : startPhaseSpan(this.tracer, phase, request.toolName);
+    const span = request.traced === false ? undefined : startPhaseSpan(this.tracer, phase, request.toolName, this.recording);
     return runPhase(this, request, matched, span);
   }
 
