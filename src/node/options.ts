@@ -69,7 +69,7 @@ export interface CheckedOptions {
   prometheus?: { port: number; host?: string };
   metricExportIntervalMillis?: number;
   shutdownTimeoutMillis: number;
-  eventBridge: boolean;
+  eventBridge?: boolean;
 }
 
 /**
@@ -95,7 +95,7 @@ export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   if (options === null || typeof options !== 'object') invalid('options', options, 'an object');
   // Each option read once, for its check and its use: a getter cannot pass the check and then change.
   const given = readOptions(options, 'startTelemetry(options)', 'startTelemetry', OPTION_CHECKS) as StartTelemetryOptions;
-  const checked: CheckedOptions = { console: false, shutdownTimeoutMillis: DEFAULT_SHUTDOWN_TIMEOUT_MS, eventBridge: false };
+  const checked: CheckedOptions = { console: false, shutdownTimeoutMillis: DEFAULT_SHUTDOWN_TIMEOUT_MS };
   const { serviceName, endpoint, protocol, headers, console, prometheus, metricExportIntervalMillis, shutdownTimeoutMillis, eventBridge } = given;
   if (eventBridge !== undefined) {
     if (typeof eventBridge !== 'boolean') invalid('options.eventBridge', eventBridge, 'true or false');

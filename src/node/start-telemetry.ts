@@ -81,9 +81,9 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   };
   const before = globalsBefore();
   const pipelines = buildPipelines(checked, plans, before);
-  if (checked.eventBridge && before.loggerProvider) {
+  if (checked.eventBridge === true && before.loggerProvider) {
     report('warn', 'toolhooks: a LoggerProvider is already registered; startTelemetry() cannot add the event bridge to it (add an EventToSpanEventProcessor to it yourself)');
-  } else if (checked.eventBridge) {
+  } else if (checked.eventBridge === true) {
     // First, so a record is on its span before an exporter batches it; it holds nothing and never throws.
     pipelines.logRecordProcessors.unshift(new EventToSpanEventProcessor());
   }
