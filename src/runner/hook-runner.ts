@@ -15,6 +15,7 @@ import type { HookRunnerOptions, RunOptions } from './options.js';
 import { checkRunCall, readRunnerOptions } from './options.js';
 import type { PhaseRequest } from './phase-request.js';
 import { resolveCapture } from '../telemetry/capture/options.js';
+import type { RecordingOptions } from '../telemetry/decision-records.js';
 import { DEFAULT_RECORDING, Recording } from '../telemetry/decision-records.js';
 import { INSTRUMENTATION_NAME } from '../telemetry/semconv.js';
 import { VERSION } from '../version.js';
@@ -155,7 +156,7 @@ function redirectTargetCheck(known: RunOptions['knownTools']): ((tool: string) =
 }
 
 /** The runner's recording settings; the shared default when it sets none of their options. */
-function recordingOf<S>(options: HookRunnerOptions<S>): Recording {
+function recordingOf(options: RecordingOptions): Recording {
   const { decisionRecords, conventions, abortStatus, vendorHints } = options;
   if (decisionRecords === undefined && conventions === undefined && abortStatus === undefined && vendorHints === undefined) return DEFAULT_RECORDING;
   return new Recording({ decisionRecords, conventions, abortStatus, vendorHints });
