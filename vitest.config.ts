@@ -21,6 +21,7 @@ const SDK2_LANE = [
   'test/unit/hooks/otel-destination.test.ts',
   'test/unit/hooks/metrics-hook.test.ts',
   'test/unit/hooks/with-runner.test.ts',
+  'test/unit/telemetry/decision-records.test.ts',
   'test/integration/adapters/ai.test.ts',
   'test/integration/adapters/claude.test.ts',
   'test/integration/adapters/langchain.test.ts',

@@ -30,6 +30,7 @@ import {
   ATTR_APPROVAL_OUTCOME,
   ATTR_RESULT_REPLACED,
   ATTR_ATTEMPT,
+  ATTR_BLOCKED,
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_OPERATION_NAME,
@@ -267,6 +268,8 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     const capture = this.#core.capture;
     const failed = outcome === 'aborted' || outcome === 'failed';
     const errorType = failed ? errorTypeOf(error) : undefined;
+    // With abortStatus 'unset', a call the hooks stopped is marked blocked, not failed (docs/telemetry.md).
+    const blocked = this.#core.recording.blockedUnset && (outcome === 'aborted' || outcome === 'denied');
     const capturedResult = !failed && capture.results ? capture.serializeWithin(result, this.#lengthLimit) : undefined;
     const approval = this.approval;
     if (span !== undefined) {
@@ -283,9 +286,10 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
         attributes[ATTR_APPROVAL_ID] = approval.id;
       }
       if (this.replaced) attributes[ATTR_RESULT_REPLACED] = true;
-      if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
+      if (blocked) attributes[ATTR_BLOCKED] = true;
+      else if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
       if (capturedResult !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = capturedResult;
-      setSpanAttributes(span, 'execute_tool attributes', attributes, failed ? statusMessage(error, capture, this.scrubber) : undefined);
+      setSpanAttributes(span, 'execute_tool attributes', attributes, failed && !blocked ? statusMessage(error, capture, this.scrubber) : undefined);
     }
     if (this.#core.hasObservers) {
       const event: Mutable<ToolEvent> = {

@@ -20,4 +20,5 @@ export type { StartTelemetryOptions } from './options.js';
 export type { TelemetryHandle, TelemetryStatus } from './handle.js';
 export type { OtlpProtocol } from './environment.js';
 export { TreeSpanExporter } from './tree-exporter.js';
+export { EventToSpanEventProcessor } from './event-bridge.js';
 export type { TreeSpanExporterOptions } from './tree-exporter.js';

@@ -51,6 +51,12 @@ export interface StartTelemetryOptions {
    * exporters' full retry timeout (`OTEL_EXPORTER_OTLP_TIMEOUT`, 10 s).
    */
   readonly shutdownTimeoutMillis?: number;
+  /**
+   * Install the event-to-span-event bridge (`EventToSpanEventProcessor`) in the LoggerProvider it
+   * starts, so that decision records written as log events (the runner's `decisionRecords: 'log-events'`)
+   * also show as span events on their phase spans. Default `false`.
+   */
+  readonly eventBridge?: boolean;
 }
 
 /** Options as checked: the console mode resolved, the shutdown deadline defaulted. */
@@ -63,6 +69,7 @@ export interface CheckedOptions {
   prometheus?: { port: number; host?: string };
   metricExportIntervalMillis?: number;
   shutdownTimeoutMillis: number;
+  eventBridge?: boolean;
 }
 
 /**
@@ -77,6 +84,7 @@ const OPTION_CHECKS = {
   prometheus: anything,
   metricExportIntervalMillis: anything,
   shutdownTimeoutMillis: anything,
+  eventBridge: anything,
 } as const;
 
 /** A duration a timer can hold (the positive-number check comes first). */
@@ -88,7 +96,11 @@ export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   // Each option read once, for its check and its use: a getter cannot pass the check and then change.
   const given = readOptions(options, 'startTelemetry(options)', 'startTelemetry', OPTION_CHECKS) as StartTelemetryOptions;
   const checked: CheckedOptions = { console: false, shutdownTimeoutMillis: DEFAULT_SHUTDOWN_TIMEOUT_MS };
-  const { serviceName, endpoint, protocol, headers, console, prometheus, metricExportIntervalMillis, shutdownTimeoutMillis } = given;
+  const { serviceName, endpoint, protocol, headers, console, prometheus, metricExportIntervalMillis, shutdownTimeoutMillis, eventBridge } = given;
+  if (eventBridge !== undefined) {
+    if (typeof eventBridge !== 'boolean') invalid('options.eventBridge', eventBridge, 'true or false');
+    checked.eventBridge = eventBridge;
+  }
   if (serviceName !== undefined) {
     if (typeof serviceName !== 'string' || serviceName.trim() === '') invalid('options.serviceName', serviceName, 'a non-empty string');
     checked.serviceName = serviceName;

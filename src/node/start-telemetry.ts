@@ -4,6 +4,7 @@
  * Its parts: options.ts (options and their checking), environment.ts (OTEL_* variables), exporters.ts
  * (the export pipelines), prometheus.ts, global-providers.ts (what the app registered), handle.ts.
  */
+import { EventToSpanEventProcessor } from './event-bridge.js';
 import { metrics } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -80,6 +81,12 @@ export function startTelemetry(options: StartTelemetryOptions = {}): TelemetryHa
   };
   const before = globalsBefore();
   const pipelines = buildPipelines(checked, plans, before);
+  if (checked.eventBridge === true && before.loggerProvider) {
+    report('warn', 'toolhooks: a LoggerProvider is already registered; startTelemetry() cannot add the event bridge to it (add an EventToSpanEventProcessor to it yourself)');
+  } else if (checked.eventBridge === true) {
+    // First, so a record is on its span before an exporter batches it; it holds nothing and never throws.
+    pipelines.logRecordProcessors.unshift(new EventToSpanEventProcessor());
+  }
 
   let prometheus: PrometheusEndpoint | undefined;
   if (checked.prometheus !== undefined && before.meterProvider) {

@@ -2,6 +2,7 @@
  * Parsing OTLP/JSON traces into flat spans: one `TracesData` / `ExportTraceServiceRequest` object, one
  * per line (the OTel Collector's file exporter, or bodies sent to `/v1/traces`), or Jaeger's
  * `/api/v3/traces` response (the same shape under `result`, possibly one `{"result": …}` per line).
+ * `LogsData` lines among them (`resourceLogs`) are passed over.
  * @internal
  */
 import { ReplayInputError } from './input-error.js';
@@ -207,6 +208,10 @@ function isObject(value: Json): value is Record<string, Json> {
 
 function spansOfDocument(document: Json, where: string): RecordedSpan[] {
   if (!isObject(document)) throw new ReplayInputError(`${where}: not OTLP/JSON traces (expected an object with resourceSpans)`);
+  // Log records written beside the traces (a Collector file exporter with a logs pipeline, or decision
+  // records as log events): the calls and their phases' decisions are on the spans, so a logs document
+  // holds nothing replay needs and is passed over.
+  if (!('resourceSpans' in document) && Array.isArray(document['resourceLogs'])) return [];
   let data: Json = document;
   if (!('resourceSpans' in document) && 'result' in document) data = document['result'];
   else if (!('resourceSpans' in document) && isObject(document['error'])) {

@@ -12,6 +12,8 @@ import type { HookEntry } from './hook-entry.js';
 import type { Approver, Phase, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import { startPhaseSpan } from '../telemetry/phase-span.js';
+import type { Recording } from '../telemetry/decision-records.js';
+import { DEFAULT_RECORDING } from '../telemetry/decision-records.js';
 import { Observers } from './observers.js';
 import type { PhaseRequest } from './phase-request.js';
 import { runPhase } from './phase.js';
@@ -34,9 +36,11 @@ export class RunnerCore<S = unknown> {
     readonly approver: Approver | undefined = undefined,
     /** How long an approval may take; 0 = no limit. */
     readonly approvalTimeoutMs = 0,
+    /** Where decision records go and which conventions they follow. */
+    readonly recording: Recording = DEFAULT_RECORDING,
   ) {
     this.#hooks = new PhaseHooks(entries);
-    this.#observers = new Observers(entries, capture);
+    this.#observers = new Observers(entries, capture, recording);
     this.observerCount = this.#observers.count;
     this.hasObservers = this.observerCount > 0;
   }
@@ -59,7 +63,7 @@ export class RunnerCore<S = unknown> {
     // The hooks' read-only copy is made before the span starts: arguments that cannot be copied refuse
     // the call (ArgumentsNotCopiedError) with no span left open.
     const args = hookArgs(request.args, request.argsCopy);
-    const span = request.traced === false ? undefined : startPhaseSpan(this.tracer, phase, request.toolName);
+    const span = request.traced === false ? undefined : startPhaseSpan(this.tracer, phase, request.toolName, this.recording);
     return runPhase(this, request, matched, span, args);
   }
 

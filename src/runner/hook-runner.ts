@@ -15,6 +15,8 @@ import type { HookRunnerOptions, RunOptions } from './options.js';
 import { checkRunCall, readRunnerOptions } from './options.js';
 import type { PhaseRequest } from './phase-request.js';
 import { resolveCapture } from '../telemetry/capture/options.js';
+import type { RecordingOptions } from '../telemetry/decision-records.js';
+import { DEFAULT_RECORDING, Recording } from '../telemetry/decision-records.js';
 import { INSTRUMENTATION_NAME } from '../telemetry/semconv.js';
 import { VERSION } from '../version.js';
 
@@ -67,6 +69,7 @@ export class HookRunner<S = unknown> {
       options.agentName,
       options.approver,
       approvalTimeoutMs,
+      recordingOf(options),
     );
     attachCore(this, this.#core);
   }
@@ -150,4 +153,11 @@ function redirectTargetCheck(known: RunOptions['knownTools']): ((tool: string) =
   if (known === undefined) return undefined;
   if (Array.isArray(known)) return (tool) => (known as readonly string[]).includes(tool);
   return (tool) => (known as ReadonlySet<string>).has(tool);
+}
+
+/** The runner's recording settings; the shared default when it sets none of their options. */
+function recordingOf(options: RecordingOptions): Recording {
+  const { decisionRecords, conventions, abortStatus, vendorHints } = options;
+  if (decisionRecords === undefined && conventions === undefined && abortStatus === undefined && vendorHints === undefined) return DEFAULT_RECORDING;
+  return new Recording({ decisionRecords, conventions, abortStatus, vendorHints });
 }

@@ -9,7 +9,8 @@ import { callObserver, callSync } from './guard.js';
 import type { HookEntry } from './hook-entry.js';
 import type { ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
-import { recordEvent } from '../telemetry/phase-span.js';
+import type { Recording } from '../telemetry/decision-records.js';
+import { writeEvent } from '../telemetry/phase-span.js';
 import { report } from '../telemetry/warn-once.js';
 
 export class Observers<S> {
@@ -21,6 +22,8 @@ export class Observers<S> {
     entries: readonly HookEntry<S>[],
     /** How an observer's error text is bounded, like every error text. */
     readonly capture: Capture,
+    /** Where an observer's failure is recorded: as the runner records its decisions. */
+    readonly recording: Recording,
   ) {
     this.#entries = entries.filter((entry) => entry.hook.onEvent !== undefined);
     this.count = this.#entries.length;
@@ -42,7 +45,7 @@ export class Observers<S> {
       const exception = this.capture.scrubber([]).describe(failure.error);
       report('warn', `toolhooks: observer "${entry.name}" threw in onEvent (${event.type} event for tool "${toolName}"): ${exception.message}`);
       if (span !== undefined) {
-        recordEvent(span, this.capture, { type: 'error', hook: { ...entry, failureMode: 'open' }, kind: 'threw', exception });
+        writeEvent(span, this.capture, { type: 'error', hook: { ...entry, failureMode: 'open' }, kind: 'threw', exception }, this.recording);
       }
     }
   }

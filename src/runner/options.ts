@@ -4,13 +4,14 @@
  * @internal (the option types are public, re-exported from the package entry)
  */
 import type { Tracer } from '@opentelemetry/api';
-import { typeName } from '../internal/describe.js';
+import { quoteValue, typeName } from '../internal/describe.js';
 import { isPlainObject } from '../decisions.js';
 import type { Approver, FailureMode, Phase, ToolHook } from '../hook.js';
 import type { HOOK_METHODS } from './misuse.js';
 import { RUNNER_OPTION_HINTS, looksLikeHook, singleHookError } from './misuse.js';
 import type { CaptureOptions } from '../telemetry/capture/options.js';
-import { abortSignal, anything, count, duration, func, oneOf, readOptions, string, stringList } from '../internal/validate.js';
+import { abortSignal, anything, boolean, count, duration, func, oneOf, readOptions, string, stringList } from '../internal/validate.js';
+import type { AbortStatus, DecisionRecordsMode, VendorHint } from '../telemetry/decision-records.js';
 
 /**
  * Options of a {@link HookRunner}.
@@ -43,6 +44,27 @@ export interface HookRunnerOptions<S = unknown> extends NotAHook {
    * limit. Default 300 000 (5 minutes); at most 2 147 483 647.
    */
   approvalTimeoutMs?: number;
+  /**
+   * Where each decision, shadowed decision and hook error is recorded: `'span-events'` (the default) on the
+   * phase span; `'log-events'` as log-based events (an `eventName` and the same attributes, in the phase
+   * span's context) through the registered LoggerProvider; `'both'`. Without a LoggerProvider, log events
+   * fall back to span events, said once. See docs/telemetry.md ("Decision records as log events").
+   */
+  decisionRecords?: DecisionRecordsMode;
+  /**
+   * Conventions to follow besides toolhooks' own names. `guardrail: true` adds the GenAI guardrail draft's
+   * attributes (`gen_ai.guardrail.verdict.type`, `…action.type`, …) to phase spans and decision records;
+   * opt-in while the draft is open. See docs/telemetry.md ("Guardrail conventions").
+   */
+  conventions?: { guardrail?: boolean };
+  /**
+   * How an aborted or denied call's `execute_tool` span is marked: `'error'` (the default) with status
+   * ERROR and `error.type`; `'unset'` leaves the status UNSET, sets no `error.type`, and marks it
+   * `toolhooks.blocked = true`, so that a block does not count as a failure in APM error rates.
+   */
+  abortStatus?: AbortStatus;
+  /** Backends' span kinds for phase spans: `'openinference'` (`GUARDRAIL`), `'langfuse'` (`guardrail`). */
+  vendorHints?: readonly VendorHint[];
 }
 
 /** Hook members as `never`: a hook object passed as runner options does not type-check. */
@@ -73,9 +95,23 @@ const RUNNER_CHECKS = {
   agentName: string,
   approver: func,
   approvalTimeoutMs: duration(0),
+  decisionRecords: oneOf('span-events', 'log-events', 'both'),
+  conventions: (value: unknown, what: string) => readOptions(value, what, what, { guardrail: boolean }),
+  abortStatus: oneOf('error', 'unset'),
+  vendorHints: vendorHintList,
 } as const;
 const RUNNER_OPTIONS: readonly string[] = Object.keys(RUNNER_CHECKS);
 const RUN_CHECKS = { callId: string, attempt: count(1), signal: abortSignal, knownTools: stringList } as const;
+
+/** An array of vendor names toolhooks knows span kinds for. */
+function vendorHintList(value: unknown, what: string): readonly VendorHint[] {
+  const known: readonly unknown[] = ['openinference', 'langfuse'];
+  const wrong = Array.isArray(value) ? value.find((item) => !known.includes(item)) : value;
+  if (!Array.isArray(value) || wrong !== undefined) {
+    throw new TypeError(`${what} must be an array of 'openinference' and 'langfuse', got ${quoteValue(wrong)}`);
+  }
+  return Object.freeze([...(value as VendorHint[])]);
+}
 
 /** Reads the constructor argument: an array of hooks, or options; anything else is a TypeError naming the fix. */
 export function readRunnerOptions<S>(value: ToolHook<S>[] | HookRunnerOptions<S> | undefined): HookRunnerOptions<S> {

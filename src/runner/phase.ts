@@ -19,7 +19,7 @@ import type { PhaseRequest } from './phase-request.js';
 import type { HookFailure, Phase, PhaseEvent, RecordedError, ShadowedDecision, ToolArgs } from '../hook.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import type { DroppedEvents, PhaseEventBuffer, PhaseSpanEvent } from '../telemetry/phase-span.js';
-import { endPhaseSpan, phaseEventBuffer, recordEvent } from '../telemetry/phase-span.js';
+import { endPhaseSpan, logEvent, phaseEventBuffer, writeEvent } from '../telemetry/phase-span.js';
 import { isRecording } from '../telemetry/span.js';
 import { PendingApproval, settleApproval } from './approval.js';
 import type { RunnerCore } from './core.js';
@@ -44,6 +44,8 @@ class PhaseRun<S> implements HookInput<S> {
    * see all traffic, so their "would abort" counts are not low), and then the Abort is raised.
    */
   aborted = false;
+  /** Whether an audit hook would have changed the call (the guardrail conventions' `audit` action). */
+  audited = false;
   /** The first enforced Ask (before_tool), which later Asks are shadowed by. */
   asker: HookEntry<S> | undefined = undefined;
   ask: Ask | undefined = undefined;
@@ -198,7 +200,11 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
   if (record !== undefined) run.records?.push(record);
 
   // An audit hook's decision is recorded above and nothing more: no first-wins, no shadowing, no Abort.
-  if (audit || decision.kind === 'continue') return false;
+  if (audit) {
+    if (decision.kind !== 'continue') run.audited = true;
+    return false;
+  }
+  if (decision.kind === 'continue') return false;
   // An Ask does not compete with Skip and Redirect: it asks for approval of whichever wins (see end).
   if (decision.kind === 'ask') {
     const asker = run.asker;
@@ -259,11 +265,19 @@ function shadow<S>(
   if (record !== undefined) record.shadowedBy = winner;
 }
 
-/** Writes one phase event to the span, or holds it when the phase's events might not fit; returns its place when held. */
+/**
+ * Writes one phase event (as the runner's `decisionRecords` say: a span event, a log event or both), or
+ * holds its span event when the phase's events might not fit the span; returns its place when held.
+ */
 function note<S>(core: RunnerCore<S>, run: PhaseRun<S>, span: Span, event: PhaseSpanEvent): number {
-  if (run.buffer !== undefined) return run.buffer.add(event);
-  recordEvent(span, core.capture, event);
-  return -1;
+  const buffer = run.buffer;
+  if (buffer === undefined) {
+    writeEvent(span, core.capture, event, core.recording);
+    return -1;
+  }
+  const recording = core.recording;
+  if (recording.logEvents && logEvent(span, core.capture, event, recording) && !recording.spanEvents) return -1;
+  return buffer.add(event);
 }
 
 /**
@@ -325,20 +339,27 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision | Promise<H
     };
     // Held events are written first: observers run before the span ends, and what they throw is recorded
     // on it, in the room the buffer kept for them.
-    if (span !== undefined) dropped = run.buffer?.flush(span, core.capture);
+    if (span !== undefined) dropped = run.buffer?.flush(span, core.capture, core.recording);
     core.notify(event, toolName, span);
   } else if (span !== undefined) {
-    dropped = run.buffer?.flush(span, core.capture);
+    dropped = run.buffer?.flush(span, core.capture, core.recording);
   }
   if (span !== undefined) {
-    endPhaseSpan(span, {
+    const summary = {
       decision: shown,
       winner: winnerName,
       invoked: run.matched.entries.length,
       shadowed: run.shadowedCount,
       errors: run.errorCount,
       dropped,
-    });
+    };
+    if (core.recording.guardrail) {
+      const shownDecision = shown === 'ask' ? run.ask : winning;
+      const reason = shownDecision === undefined || shownDecision.kind === 'continue' ? undefined : core.capture.limit(shownDecision.reason);
+      endPhaseSpan(span, { ...summary, phase, callId, reason, audited: run.audited }, core.recording);
+    } else {
+      endPhaseSpan(span, summary);
+    }
   }
   if (winning.kind === 'abort') throw new HookAbortError(winning.reason, winnerName, run.abortCause);
   if (pending !== undefined) return settleApproval(core, run.request, pending, run.outer);

@@ -10,6 +10,8 @@ import type { Context } from '@opentelemetry/api';
 
 /** A log record as both Logs APIs take it (the fields toolhooks sets). */
 export interface EmittedLogRecord {
+  /** A log-based event's name (both Logs APIs take it: SDK 3, and SDK 2's api-logs from 0.200 on). */
+  eventName?: string;
   timestamp?: number;
   severityNumber?: number;
   severityText?: string;

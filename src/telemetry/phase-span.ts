@@ -42,6 +42,9 @@ import {
   SPAN_ON_ERROR,
 } from './semconv.js';
 import type { Capture } from './capture/options.js';
+import type { Recording } from './decision-records.js';
+import { DEFAULT_RECORDING } from './decision-records.js';
+import { guardrailEventAttributes, guardrailPhaseAttributes } from './guardrail.js';
 
 /** How many `newArgs` key names a decision event lists. */
 const MAX_ARG_KEYS = 64;
@@ -53,8 +56,10 @@ const SPAN_NAMES: Record<Phase, string> = {
 };
 
 /** Starts a phase span (recording or not: the caller decides); undefined only when the tracer throws. */
-export function startPhaseSpan(tracer: Tracer, phase: Phase, toolName: string): Span | undefined {
-  return startSpan(tracer, SPAN_NAMES[phase], { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase });
+export function startPhaseSpan(tracer: Tracer, phase: Phase, toolName: string, recording: Recording = DEFAULT_RECORDING): Span | undefined {
+  const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_PHASE]: phase };
+  if (recording.phaseHints !== undefined) Object.assign(attributes, recording.phaseHints);
+  return startSpan(tracer, SPAN_NAMES[phase], attributes);
 }
 
 /** The hook a phase event is about. */
@@ -81,17 +86,49 @@ const EVENT_NAMES = {
  * Adds one event to a phase span (an audit hook's decision and error events carry its mode); a failure
  * to build or add it is reported, never propagated.
  */
-export function recordEvent(span: Span, capture: Capture, event: PhaseSpanEvent): void {
-  addSpanEvent(span, EVENT_NAMES[event.type], eventAttributes, { capture, lengthLimit: capture.args ? attributeLengthLimit(span) : undefined }, event);
+export function recordEvent(span: Span, capture: Capture, event: PhaseSpanEvent, recording: Recording = DEFAULT_RECORDING): void {
+  addSpanEvent(span, EVENT_NAMES[event.type], eventAttributes, eventContext(span, capture, recording), event);
 }
 
-/** What building an event's attributes needs: the capture, and the span's attribute length limit when capture is on. */
+/**
+ * Writes one event as a log-based event in the phase span's context, with the attributes its span event
+ * would have; false when log events are unavailable (the caller then writes the span event). Never throws.
+ */
+export function logEvent(span: Span, capture: Capture, event: PhaseSpanEvent, recording: Recording): boolean {
+  let attributes: Attributes;
+  try {
+    // No span attribute limit applies to a log record: the capture's own bound is the limit.
+    attributes = eventAttributes({ capture, lengthLimit: undefined, guardrail: recording.guardrail }, event);
+  } catch {
+    return false;
+  }
+  return recording.emit(span, EVENT_NAMES[event.type], attributes);
+}
+
+/** Writes one event as the runner's `decisionRecords` say: a log event, a span event, or both. Never throws. */
+export function writeEvent(span: Span, capture: Capture, event: PhaseSpanEvent, recording: Recording): void {
+  if (recording.logEvents && logEvent(span, capture, event, recording) && !recording.spanEvents) return;
+  recordEvent(span, capture, event, recording);
+}
+
+/** What building an event's attributes needs: the capture, the span's attribute length limit when capture is on, the conventions. */
 interface EventContext {
   readonly capture: Capture;
   readonly lengthLimit: number | undefined;
+  readonly guardrail: boolean;
 }
 
-function eventAttributes({ capture, lengthLimit }: EventContext, event: PhaseSpanEvent): Attributes {
+function eventContext(span: Span, capture: Capture, recording: Recording): EventContext {
+  return { capture, lengthLimit: capture.args ? attributeLengthLimit(span) : undefined, guardrail: recording.guardrail };
+}
+
+function eventAttributes(context: EventContext, event: PhaseSpanEvent): Attributes {
+  const attributes = eventAttributesOf(context, event);
+  if (context.guardrail) Object.assign(attributes, guardrailEventAttributes(event));
+  return attributes;
+}
+
+function eventAttributesOf({ capture, lengthLimit }: EventContext, event: PhaseSpanEvent): Attributes {
   let attributes: Attributes;
   let reason: string | undefined;
   switch (event.type) {
@@ -175,7 +212,7 @@ export class PhaseEventBuffer {
   }
 
   /** Writes the events that fit, in the order they happened, each at its own time; returns what was left out. */
-  flush(span: Span, capture: Capture): DroppedEvents | undefined {
+  flush(span: Span, capture: Capture, recording: Recording = DEFAULT_RECORDING): DroppedEvents | undefined {
     const pending = this.#pending;
     const keep = new Uint8Array(pending.length);
     let kept = 0;
@@ -189,7 +226,7 @@ export class PhaseEventBuffer {
     for (let place = 0; place < pending.length; place += 1) if (pending[place]?.event.type === 'error') take(place);
     for (let place = 0; place < pending.length; place += 1) take(place);
     const dropped = { total: 0, decision: 0, shadowed: 0, error: 0 };
-    const context: EventContext = { capture, lengthLimit: capture.args ? attributeLengthLimit(span) : undefined };
+    const context = eventContext(span, capture, recording);
     pending.forEach(({ event, time }, place) => {
       if (keep[place] === 1) {
         addSpanEvent(span, EVENT_NAMES[event.type], eventAttributes, context, event, time);
@@ -224,10 +261,16 @@ interface PhaseSummary {
   readonly errors: number;
   /** The events left out to fit the span's event limit, when any were. */
   readonly dropped?: DroppedEvents | undefined;
+  /** With the guardrail conventions: what the phase guarded and what its hooks said (see guardrail.ts). */
+  readonly phase?: Phase;
+  readonly callId?: string | undefined;
+  readonly reason?: string | undefined;
+  /** Whether an audit hook would have changed the call (the action is then `audit` when nothing else did). */
+  readonly audited?: boolean;
 }
 
 /** Sets the phase's summary attributes and ends its span. */
-export function endPhaseSpan(span: Span, summary: PhaseSummary): void {
+export function endPhaseSpan(span: Span, summary: PhaseSummary, recording: Recording = DEFAULT_RECORDING): void {
   const attributes: Attributes = {
     [ATTR_DECISION]: summary.decision,
     [ATTR_HOOKS_INVOKED]: summary.invoked,
@@ -242,6 +285,7 @@ export function endPhaseSpan(span: Span, summary: PhaseSummary): void {
     if (dropped.shadowed > 0) attributes[ATTR_EVENTS_DROPPED_SHADOWED] = dropped.shadowed;
     if (dropped.error > 0) attributes[ATTR_EVENTS_DROPPED_ERROR] = dropped.error;
   }
+  if (recording.guardrail && summary.phase !== undefined) Object.assign(attributes, guardrailPhaseAttributes(summary.phase, summary));
   setSpanAttributes(span, 'phase span attributes', attributes);
   endSpan(span);
 }

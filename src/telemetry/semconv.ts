@@ -35,6 +35,29 @@ export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
 export const GEN_AI_OPERATION_EXECUTE_TOOL = 'execute_tool';
 export const GEN_AI_TOOL_TYPE_FUNCTION = 'function';
 
+// The GenAI guardrail draft (semantic-conventions-genai PR #427, open): written only with the runner's
+// `conventions: { guardrail: true }`. docs/telemetry.md ("Guardrail conventions") pins the draft's state.
+export const ATTR_GUARDRAIL_VERDICT_TYPE = 'gen_ai.guardrail.verdict.type';
+export const ATTR_GUARDRAIL_VERDICT_REASON = 'gen_ai.guardrail.verdict.reason';
+export const ATTR_GUARDRAIL_ACTION_TYPE = 'gen_ai.guardrail.action.type';
+export const ATTR_GUARDRAIL_COMPONENT_NAME = 'gen_ai.guardrail.component.name';
+export const ATTR_GUARDRAIL_TARGET_TYPE = 'gen_ai.guardrail.target.type';
+export const ATTR_GUARDRAIL_TARGET_SUBTYPE = 'gen_ai.guardrail.target.subtype';
+export const ATTR_GUARDRAIL_TARGET_ID = 'gen_ai.guardrail.target.id';
+export const ATTR_GUARDRAIL_POLICY_ID = 'gen_ai.guardrail.security.policy.id';
+export const ATTR_GUARDRAIL_POLICY_RULE_ID = 'gen_ai.guardrail.security.policy.rule.id';
+export const ATTR_GUARDRAIL_CONTENT_INPUT_HASH = 'gen_ai.guardrail.security.content.input.hash';
+/** `gen_ai.operation.name` of a guardrail evaluation in the draft. */
+export const GEN_AI_OPERATION_RUN_GUARDRAIL = 'run_guardrail';
+/** `gen_ai.guardrail.target.subtype` of what a phase guards. */
+export const GUARDRAIL_TARGET_TOOL_CALL = 'tool_call';
+
+// Vendor span kinds (runner option `vendorHints`), as each vendor documents them.
+export const ATTR_OPENINFERENCE_SPAN_KIND = 'openinference.span.kind';
+export const OPENINFERENCE_SPAN_KIND_GUARDRAIL = 'GUARDRAIL';
+export const ATTR_LANGFUSE_OBSERVATION_TYPE = 'langfuse.observation.type';
+export const LANGFUSE_OBSERVATION_TYPE_GUARDRAIL = 'guardrail';
+
 // General semantic-convention attributes
 export const ATTR_ERROR_TYPE = 'error.type';
 export const ERROR_TYPE_OTHER = '_OTHER';
@@ -77,6 +100,8 @@ export const ATTR_REDIRECT_ARGS = 'toolhooks.redirect.args';
 export const ATTR_RESULT_REPLACED = 'toolhooks.result.replaced';
 /** Whether an enforce-mode hook was invoked in the call's before_tool phase (`toolhooks.tool.calls`). */
 export const ATTR_GATED = 'toolhooks.gated';
+/** An aborted or denied call with `abortStatus: 'unset'`: its status stays UNSET, and this marks it. */
+export const ATTR_BLOCKED = 'toolhooks.blocked';
 
 // Approvals (the `toolhooks.approval` span; outcome also on `execute_tool` and the approval metrics)
 /** Unique per approval; what the approver was given as `request.id`. */

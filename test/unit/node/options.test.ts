@@ -53,6 +53,8 @@ describe('checkOptions', () => {
     expect(() => check({ shutdownTimeoutMillis: 0 })).toThrow(/options\.shutdownTimeoutMillis must be a positive number/);
     expect(() => check({ shutdownTimeoutMillis: 2 ** 40 })).toThrow(/shutdownTimeoutMillis/);
     expect(() => check(null)).toThrow('startTelemetry: options must be an object, got null');
+    expect(() => check({ eventBridge: 'yes' })).toThrow('startTelemetry: options.eventBridge must be true or false, got the string "yes"');
+    expect(check({ eventBridge: true }).eventBridge).toBe(true);
   });
 
   it('rejects an unknown option with the nearest known name, at the top level and in prometheus', () => {

@@ -40,6 +40,15 @@ describe('parseOtlpJson', () => {
     });
   });
 
+  it('passes over OTLP/JSON log lines written beside the traces (decision records as log events)', () => {
+    const logs = {
+      resourceLogs: [{ scopeLogs: [{ logRecords: [{ eventName: 'toolhooks.hook.decision', traceId: TRACE, spanId: SPAN, attributes: [{ key: 'toolhooks.decision', value: { stringValue: 'abort' } }] }] }] }],
+    };
+    const text = `${JSON.stringify(logs)}\n${JSON.stringify(doc([span]))}\n${JSON.stringify(logs)}\n`;
+    expect(parseOtlpJson(text, 'f').map((s) => s.name)).toEqual(['execute_tool shell']);
+    expect(() => parseOtlpJson(JSON.stringify({ resourceLogs: 'x' }), 'f')).toThrow(ReplayInputError);
+  });
+
   it('reads base64 ids (protobuf JSON mapping) as lower-case hex', () => {
     const b64 = { ...span, traceId: Buffer.from(TRACE, 'hex').toString('base64'), spanId: Buffer.from(SPAN, 'hex').toString('base64') };
     const [parsed] = parseOtlpJson(JSON.stringify(doc([b64])), 'f.json');

@@ -7,6 +7,7 @@ import type { ToolHook } from '../../../src/hook.js';
 import { createHookEntry } from '../../../src/runner/hook-entry.js';
 import { Observers } from '../../../src/runner/observers.js';
 import { resolveCapture } from '../../../src/telemetry/capture/options.js';
+import { DEFAULT_RECORDING } from '../../../src/telemetry/decision-records.js';
 import { EVENT_HOOK_ERROR } from '../../../src/telemetry/semconv.js';
 import { recordDiag } from '../../support/diag.js';
 import { toolEvent } from '../../support/events.js';
@@ -21,7 +22,7 @@ beforeEach(() => {
 afterEach(() => diag.stop());
 
 function observers(hooks: ToolHook[]): Observers<unknown> {
-  return new Observers(hooks.map((hook, index) => createHookEntry(hook, index, { timeoutMs: 0, failureMode: 'open' })), resolveCapture(undefined));
+  return new Observers(hooks.map((hook, index) => createHookEntry(hook, index, { timeoutMs: 0, failureMode: 'open' })), resolveCapture(undefined), DEFAULT_RECORDING);
 }
 
 describe('Observers', () => {
