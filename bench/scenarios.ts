@@ -66,10 +66,16 @@ function inDroppedTrace(call: () => Promise<unknown>): () => Promise<unknown> {
   return () => context.with(parent, call);
 }
 
-function libraryCall(lib: Library, hooks: ToolHook[], tracer?: Tracer, approver?: Approver, args = ARGS): () => Promise<unknown> {
-  const runner = new lib.HookRunner({ hooks, ...(tracer === undefined ? {} : { tracer }), ...(approver === undefined ? {} : { approver }) });
+function libraryCall(lib: Library, hooks: ToolHook[], tracer?: Tracer, approver?: Approver, args = ARGS, options: object = {}): () => Promise<unknown> {
+  const runner = new lib.HookRunner({ ...options, hooks, ...(tracer === undefined ? {} : { tracer }), ...(approver === undefined ? {} : { approver }) });
   const { executeTool } = lib;
   return () => executeTool({ hooks: runner, toolName: TOOL_NAME, args, execute: tool, callId: CALL_ID });
+}
+
+/** A call built at its first use, so a run measuring an older build (`--dist`) can still list the scenario. */
+function lazily(build: () => () => Promise<unknown>): () => Promise<unknown> {
+  let call: (() => Promise<unknown>) | undefined;
+  return () => (call ??= build())();
 }
 
 /** An approver that answers at once: what an approval costs the call itself, with no wait. */
@@ -180,6 +186,16 @@ export function sdkScenarios(lib: Library): Scenario[] {
       call: approvedCall(lib, decision),
     },
     ...pair('no-hook-invoked', '2 hooks, none matches the tool', nonMatchingHooks(2, decision)),
+    // Decision records as log-based events (through the registered LoggerProvider, batched) instead of span
+    // events: what a decision costs one way against the other, on the same workload.
+    {
+      id: 'sdk.log-events',
+      label: "SDK: executeTool, 2 hooks, decisionRecords: 'log-events'",
+      setting: 'sdk',
+      baseline: 'sdk.hooks-2',
+      library: true,
+      call: lazily(() => libraryCall(lib, libraryHooks(plainHooks(2, decision)), undefined, undefined, ARGS, { decisionRecords: 'log-events' })),
+    },
     // A call the app's sampler drops, against the no-SDK path measured in the same rounds: a runner
     // whose tracer is the API's no-op one (what every call gets with no SDK registered).
     {

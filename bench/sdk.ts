@@ -13,6 +13,24 @@ import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
 import { VERSION } from '../src/version.js';
 import type { Tracer } from '@opentelemetry/api';
 import { AlwaysOffSampler, TracerProvider, BatchSpanProcessor, ParentBasedSampler } from '@opentelemetry/sdk-trace';
+import { logs } from '@opentelemetry/api';
+import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
+import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
+
+/** A log record exporter that drops what it is given (the log-events scenario's records end here). */
+class DiscardingLogRecordExporter implements LogRecordExporter {
+  export(_records: ReadableLogRecord[], resultCallback: (result: ExportResult) => void): void {
+    resultCallback({ code: ExportResultCode.SUCCESS });
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+}
 
 /** A span exporter that counts what it is given and drops it, answering at once. */
 export class DiscardingSpanExporter implements SpanExporter {
@@ -81,6 +99,10 @@ export function installTracingSdk(): TracingSdk {
   const reader = new PeriodicExportingMetricReader({ exporter: new DiscardingMetricExporter(), exportIntervalMillis: 60_000 });
   const meterProvider = new MeterProvider({ readers: [reader] });
   if (!metrics.setGlobalMeterProvider(meterProvider)) throw new Error('a global meter provider was already registered');
+  // Only toolhooks' log-based decision records (the runner's decisionRecords option) use it; LoggingHook
+  // writes through the scenarios' own pino destinations.
+  const loggerProvider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter: new DiscardingLogRecordExporter() })] });
+  logs.setGlobalLoggerProvider(loggerProvider);
   return {
     provider,
     meterProvider,
@@ -93,6 +115,7 @@ export function installTracingSdk(): TracingSdk {
     shutdown: async () => {
       await provider.shutdown();
       await meterProvider.shutdown();
+      await loggerProvider.shutdown();
     },
   };
 }
