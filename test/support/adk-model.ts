@@ -2,8 +2,8 @@
  * A scripted ADK model for offline tests: a `BaseLlm` whose every turn is given in advance (function
  * calls, then a text answer), recording the function responses each request carried to it.
  */
-import type { BaseLlmConnection, LlmRequest, LlmResponse } from '@google/adk';
-import { BaseLlm, InMemoryRunner } from '@google/adk';
+import type { BaseLlmConnection, LlmRequest, LlmResponse , InMemoryRunner } from '@google/adk';
+import { BaseLlm } from '@google/adk';
 
 /** One function call the model makes. */
 export interface ScriptedCall {

@@ -15,7 +15,7 @@ import type { ToolArgs } from '../../hook.js';
 import type { RunnerCore } from '../../runner/core.js';
 import { ApprovalLedger, alreadyResolved } from '../approval-ledger.js';
 import { jsonOf } from '../shared.js';
-import type { AdkEvent, AdkInvocationContext, AdkToolContext } from './types.js';
+import type { AdkEvent, AdkInvocationContext, AdkPart, AdkToolContext } from './types.js';
 
 /** ADK's name for the function call that asks the user to confirm a tool call. */
 export const REQUEST_CONFIRMATION = 'adk_request_confirmation';
@@ -146,4 +146,28 @@ function sortKeys(value: unknown): unknown {
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
   return sorted;
+}
+
+/**
+ * The confirmation request event ADK yields for a paused call, with the call's interim response added
+ * for each call whose confirmation the hooks asked for (marked `toolhooks` in its payload); undefined
+ * when there is none to add. ADK resumes a confirmation a plugin requested only for a call whose
+ * response an agent event carries, and yields the request event instead of the response event.
+ */
+export function withInterimResponses<E extends AdkEvent>(event: E | undefined): E | undefined {
+  const parts = event?.content?.parts;
+  if (event === undefined || parts === undefined) return undefined;
+  const answered = new Set(parts.map((part) => part.functionResponse?.id));
+  const added: AdkPart[] = [];
+  for (const part of parts) {
+    const gate = part.functionCall;
+    if (gate?.name !== REQUEST_CONFIRMATION) continue;
+    const pinned = gate.args?.originalFunctionCall as { id?: unknown; name?: unknown } | undefined;
+    const payload = (gate.args?.toolConfirmation as { payload?: { toolhooks?: unknown } } | undefined)?.payload;
+    if (payload?.toolhooks === undefined || typeof pinned?.id !== 'string' || typeof pinned.name !== 'string' || answered.has(pinned.id)) continue;
+    answered.add(pinned.id);
+    added.push({ functionResponse: { id: pinned.id, name: pinned.name, response: { error: AWAITING_CONFIRMATION } } });
+  }
+  if (added.length === 0) return undefined;
+  return { ...event, content: { ...event.content, parts: [...parts, ...added] } };
 }

@@ -8,10 +8,10 @@ import { runnerCore } from '../../runner/registry.js';
 import { warnVisibly } from '../../telemetry/warn-once.js';
 import type { HookedSetSettings } from '../shared.js';
 import { readApprovalsMode, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
-import { AdkApprovals, recordRefusedConfirmations } from './approvals.js';
+import { AdkApprovals, recordRefusedConfirmations, withInterimResponses } from './approvals.js';
 import type { AdkResponse } from './call.js';
 import { runAdkCall } from './call.js';
-import type { AdkInvocationContext, AdkToolCallbackParams } from './types.js';
+import type { AdkEvent, AdkInvocationContext, AdkToolCallbackParams } from './types.js';
 
 /**
  * Options of {@link toolhooksPlugin}.
@@ -111,8 +111,13 @@ export class ToolhooksPlugin {
   async onUserMessageCallback(): Promise<undefined> {
     return undefined;
   }
-  async onEventCallback(): Promise<undefined> {
-    return undefined;
+  /**
+   * With `approvals: 'framework'`: the event that asks the user to confirm a call the hooks asked
+   * about also carries the call's interim response, so that ADK resumes the call when the answer comes
+   * (ADK resumes a plugin's confirmation only for a call it saw a response to).
+   */
+  async onEventCallback<E extends AdkEvent>(params: { event: E }): Promise<E | undefined> {
+    return this.#settings.approvals === undefined ? undefined : withInterimResponses(params?.event);
   }
   async afterRunCallback(): Promise<void> {}
   async beforeAgentCallback(): Promise<undefined> {
