@@ -5,6 +5,7 @@
  */
 import type { BasePlugin, Event } from '@google/adk';
 import { BasePlugin as AdkBasePlugin, FunctionTool, InMemoryRunner, LlmAgent } from '@google/adk';
+import { context, trace } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolHook } from '../../../src/index.js';
@@ -83,6 +84,17 @@ describe('toolhooksPlugin inside an ADK InMemoryRunner', () => {
     expect(byId('c4')?.attributes[ATTR_OUTCOME]).toBe('aborted');
     expect(byId('c4')?.attributes[ATTR_ERROR_TYPE]).toBe('HookAbortError');
     expect(tracing.childNames(byId('c1')!)).toEqual(['toolhooks.before_tool', 'toolhooks.execute']);
+  });
+
+  it("ADK's tracing off: each call's execute_tool span is still in the app's trace, under the app's span", async () => {
+    const { adk, session } = await setup([], [{ calls: [call('c1', 'shell', { cmd: 'ls' })] }, { text: 'done' }]);
+    const root = tracing.tracer.startSpan('app request');
+    await context.with(trace.setSpan(context.active(), root), () => runTurn(adk, session.id, USER));
+    root.end();
+    expect(tracing.spans().filter((span) => span.instrumentationScope.name === 'gcp.vertex.agent')).toEqual([]);
+    const span = tracing.onlySpan('execute_tool shell');
+    expect(span.spanContext().traceId).toBe(root.spanContext().traceId);
+    expect(span.parentSpanContext?.spanId).toBe(root.spanContext().spanId);
   });
 
   it('after_tool Replace is the response; a tool error reaches on_error, a Skip there recovers it, else the model reads the error', async () => {
