@@ -18,13 +18,13 @@ import { jsonOf } from '../shared.js';
 import type { AdkEvent, AdkInvocationContext, AdkPart, AdkToolContext } from './types.js';
 
 /** ADK's name for the function call that asks the user to confirm a tool call. */
-export const REQUEST_CONFIRMATION = 'adk_request_confirmation';
+const REQUEST_CONFIRMATION = 'adk_request_confirmation';
 
 /** What ADK's FunctionTool answers while a call waits for its confirmation; the model does not see it before the answer. */
 export const AWAITING_CONFIRMATION = 'This tool call requires confirmation, please approve or reject.';
 
 /** Why a confirmation does not belong to the call it came back to (ADK's own reasons, where ADK has one). */
-export type Mismatch = 'tool_name_mismatch' | 'arguments_mismatch';
+type Mismatch = 'tool_name_mismatch' | 'arguments_mismatch';
 
 /**
  * The error a refused confirmation is recorded with (`error.type` = `AdkConfirmationRefused`): the

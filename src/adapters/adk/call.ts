@@ -53,7 +53,7 @@ export async function runAdkCall<S>(settings: HookedSetSettings<S, AdkApprovals>
  * The arguments read once: a plain copy (each getter or Proxy trap read one time), so hooks and the
  * tool see the same values. Values JSON cannot hold are kept by reference one level down.
  */
-export function snapshotOf(args: unknown): ToolArgs {
+function snapshotOf(args: unknown): ToolArgs {
   if (args === null || typeof args !== 'object') return {};
   try {
     const copy: unknown = JSON.parse(JSON.stringify(args));
@@ -100,7 +100,7 @@ async function runTool(tool: AdkTool, args: ToolArgs, toolContext: AdkToolContex
 }
 
 /** A result as ADK shapes a function response: an object as it is, an array as `results`, anything else as `result`. */
-export function responseOf(value: unknown): AdkResponse {
+function responseOf(value: unknown): AdkResponse {
   if (Array.isArray(value)) return { results: value };
   if (value !== null && typeof value === 'object') return value as AdkResponse;
   return { result: value };
