@@ -24,7 +24,8 @@ describe('toolhooksPlugin with ADK tracing on (SDK 3 app, ADK on its own API 1.9
   });
 
   it('one execute_tool span per call, under ADK’s spans, in the app’s trace', async () => {
-    const { FunctionTool, InMemoryRunner, LlmAgent } = await import('@google/adk');
+    const { FunctionTool, InMemoryRunner, LlmAgent, LogLevel, setLogLevel } = await import('@google/adk');
+    setLogLevel(LogLevel.ERROR);
     const { ScriptedLlm, runTurn } = await import('../../support/adk-model.js');
     const { z } = await import('zod');
     const model = new ScriptedLlm([{ calls: [{ id: 'c1', name: 'shell', args: { cmd: 'ls' } }, { id: 'c2', name: 'shell', args: { cmd: 'date' } }] }, { text: 'done' }]);

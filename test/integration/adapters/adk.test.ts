@@ -4,7 +4,7 @@
  * registered, so its own tracing stays off here (adk-traced.test.ts has it on).
  */
 import type { BasePlugin, Event } from '@google/adk';
-import { BasePlugin as AdkBasePlugin, FunctionTool, InMemoryRunner, LlmAgent } from '@google/adk';
+import { BasePlugin as AdkBasePlugin, FunctionTool, InMemoryRunner, LlmAgent, LogLevel, setLogLevel } from '@google/adk';
 import { context, trace } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -17,6 +17,7 @@ import { ScriptedLlm, runTurn } from '../../support/adk-model.js';
 import { createTestTracing } from '../../support/tracing.js';
 
 const tracing = createTestTracing();
+setLogLevel(LogLevel.ERROR);
 beforeEach(() => tracing.reset());
 
 function makeTools() {
@@ -56,7 +57,13 @@ describe('toolhooksPlugin inside an ADK InMemoryRunner', () => {
   it('is an ADK BasePlugin in shape, and ADK registers it', async () => {
     const plugin: BasePlugin = toolhooksPlugin(tracing.runner([]));
     expect(plugin.name).toBe('toolhooks');
-    expect(Object.getOwnPropertyNames(AdkBasePlugin.prototype).filter((name) => name !== 'constructor' && typeof (plugin as unknown as Record<string, unknown>)[name] !== 'function')).toEqual([]);
+    const methods = Object.getOwnPropertyNames(AdkBasePlugin.prototype).filter((name) => name !== 'constructor');
+    expect(methods.filter((name) => typeof (plugin as unknown as Record<string, unknown>)[name] !== 'function')).toEqual([]);
+    // Every callback but the tool ones and the run and event checks has no opinion.
+    for (const name of methods.filter((method) => !['beforeToolCallback', 'beforeRunCallback', 'onEventCallback'].includes(method))) {
+      expect(await (plugin as unknown as Record<string, (params: object) => Promise<unknown>>)[name]!({})).toBeUndefined();
+    }
+    expect(await plugin.onEventCallback({ invocationContext: {} as never, event: { content: { parts: [] } } as never })).toBeUndefined();
   });
 
   it('Continue, Skip, Redirect (arguments and tool) and Abort: what the model reads, one execute_tool span each', async () => {
@@ -163,6 +170,15 @@ describe('toolhooksPlugin inside an ADK InMemoryRunner', () => {
     expect(reads).toBe(1);
     void session;
   });
+
+  it('arguments JSON cannot hold (a BigInt) are copied one level deep, read once', async () => {
+    const { adk, shell } = await setup([], []);
+    const tool = (await (adk.agent as LlmAgent).canonicalTools()).find((entry) => entry.name === 'shell')!;
+    const toolContext = { functionCallId: 'b1', invocationContext: { agent: adk.agent }, requestConfirmation: () => undefined };
+    const plugin = toolhooksPlugin(tracing.runner([]));
+    expect(await plugin.beforeToolCallback({ tool: tool as never, toolArgs: { cmd: 'ls', n: 1n }, toolContext: toolContext as never })).toEqual({ result: 'host ran ls' });
+    expect(shell).toHaveBeenCalledTimes(1); // (its schema drops `n`)
+  });
 });
 
 describe('toolhooksPlugin with approvals: framework (ADK tool confirmation)', () => {
@@ -198,6 +214,18 @@ describe('toolhooksPlugin with approvals: framework (ADK tool confirmation)', ()
     expect(shell).toHaveBeenCalledWith({ cmd: 'ls' }, expect.anything());
     expect(tracing.outcomesOf('shell')).toEqual(['pending', 'completed']);
     expect(tracing.spansNamed(SPAN_APPROVAL).map((span) => span.attributes[ATTR_APPROVAL_OUTCOME])).toEqual(['pending', 'approved']);
+  });
+
+  it('a confirmation answered twice in one process runs the tool once: the second is refused as already resolved', async () => {
+    const { adk, shell } = await setup([gate], []);
+    const plugin = toolhooksPlugin(tracing.runner([gate]), { approvals: 'framework' });
+    const tool = (await (adk.agent as LlmAgent).canonicalTools()).find((entry) => entry.name === 'shell')!;
+    const confirmed = () => ({ functionCallId: 'r1', toolConfirmation: { confirmed: true }, invocationContext: { agent: adk.agent }, requestConfirmation: () => undefined });
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    expect(await plugin.beforeToolCallback({ tool: tool as never, toolArgs: { cmd: 'ls' }, toolContext: confirmed() as never })).toEqual({ result: 'host ran ls' });
+    expect(JSON.stringify(await plugin.beforeToolCallback({ tool: tool as never, toolArgs: { cmd: 'ls' }, toolContext: confirmed() as never }))).toContain('already resolved');
+    warn.mockRestore();
+    expect(shell).toHaveBeenCalledTimes(1);
   });
 
   it('a rejected confirmation denies the call: the model reads the denial', async () => {
