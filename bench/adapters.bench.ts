@@ -12,6 +12,7 @@
  * execute_tool span instead of starting a second one), and the two together must record exactly one
  * execute_tool span per call; the bench checks both and prints MISSED when either does not hold.
  */
+import type { BaseLlmConnection, BasePlugin, InMemoryRunner, LlmRequest, LlmResponse } from '@google/adk';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { Agent as MastraAgent } from '@mastra/core/agent';
@@ -106,20 +107,20 @@ const mcpCalls = (target: Pick<Client, 'callTool'>) => async () => {
 const adk = await import('@google/adk');
 adk.setLogLevel(adk.LogLevel.ERROR);
 class AdkModel extends adk.BaseLlm {
-  async *generateContentAsync(request: import('@google/adk').LlmRequest): AsyncGenerator<import('@google/adk').LlmResponse, void> {
+  async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
     const answered = request.contents.at(-1)?.parts?.some((part) => part.functionResponse !== undefined) === true;
     yield answered
       ? { content: { role: 'model', parts: [{ text: 'ok' }] } }
       : { content: { role: 'model', parts: Array.from({ length: CALLS }, (_, i) => ({ functionCall: { id: `c${i}`, name: 'echo', args: { n: i } } })) } };
   }
-  connect(): Promise<import('@google/adk').BaseLlmConnection> {
+  connect(): Promise<BaseLlmConnection> {
     return Promise.reject(new Error('offline'));
   }
 }
 const adkEcho = new adk.FunctionTool({ name: 'echo', description: 'echo', parameters: z.object({ n: z.number() }), execute: async ({ n }) => n });
-const adkRunner = (plugins: import('@google/adk').BasePlugin[]) =>
+const adkRunner = (plugins: BasePlugin[]) =>
   new adk.InMemoryRunner({ agent: new adk.LlmAgent({ name: 'a', model: new AdkModel({ model: 'scripted' }), instruction: 'i', tools: [adkEcho] }), appName: 'b', plugins });
-const runAdk = (target: import('@google/adk').InMemoryRunner) => async () => {
+const runAdk = (target: InMemoryRunner) => async () => {
   const session = await target.sessionService.createSession({ appName: 'b', userId: 'u' });
   for await (const event of target.runAsync({ userId: 'u', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'go' }] } })) void event;
 };
