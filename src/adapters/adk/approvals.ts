@@ -10,6 +10,7 @@
 import type { PendingApproval } from '../../flows/handoff.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
 import { ToolCall } from '../../flows/tool-call.js';
+import { brandAcrossBuilds } from '../../internal/brand.js';
 import { setBounded } from '../../internal/bounded-map.js';
 import type { ToolArgs } from '../../hook.js';
 import type { RunnerCore } from '../../runner/core.js';
@@ -31,6 +32,10 @@ type Mismatch = 'tool_name_mismatch' | 'arguments_mismatch';
  * answer was for another tool or other arguments than the call it came back to.
  */
 export class AdkConfirmationRefused extends Error {
+  static {
+    brandAcrossBuilds(this, 'AdkConfirmationRefused');
+  }
+
   override readonly name = 'AdkConfirmationRefused';
   readonly reason: Mismatch;
 

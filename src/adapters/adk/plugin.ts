@@ -2,6 +2,7 @@
  * toolhooksPlugin: a Google ADK plugin (a `BasePlugin` for the Runner's `plugins`) that runs every tool
  * call of the agent through the hooks, as one `execute_tool` call.
  */
+import { brandAcrossBuilds } from '../../internal/brand.js';
 import { typeName } from '../../internal/describe.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import { runnerCore } from '../../runner/registry.js';
@@ -51,6 +52,11 @@ let warnedShape = false;
  * built without importing ADK. Only the tool callbacks and `beforeRunCallback` do anything.
  */
 export class ToolhooksPlugin {
+  static {
+    // Two plugins from the package's two builds are both toolhooks plugins (the double-registration check).
+    brandAcrossBuilds(this, 'ToolhooksPlugin');
+  }
+
   readonly name: string;
   readonly #settings: HookedSetSettings<unknown, AdkApprovals>;
 
