@@ -30,6 +30,14 @@ type Mismatch = 'tool_name_mismatch' | 'arguments_mismatch';
 /**
  * The error a refused confirmation is recorded with (`error.type` = `AdkConfirmationRefused`): the
  * answer was for another tool or other arguments than the call it came back to.
+ *
+ * @example
+ * ```ts
+ * // An alert on refused confirmations (someone answered for a call the agent did not make):
+ * // error.type = "AdkConfirmationRefused" on execute_tool spans.
+ * const refused = new AdkConfirmationRefused('arguments_mismatch', 'shell');
+ * console.log(refused.message); // tool confirmation refused for shell: arguments_mismatch
+ * ```
  */
 export class AdkConfirmationRefused extends Error {
   static {

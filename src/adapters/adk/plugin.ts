@@ -49,7 +49,14 @@ let warnedShape = false;
 
 /**
  * The plugin {@link toolhooksPlugin} returns: an ADK `BasePlugin` in shape (every callback ADK calls),
- * built without importing ADK. Only the tool callbacks and `beforeRunCallback` do anything.
+ * built without importing ADK. Only `beforeToolCallback`, `beforeRunCallback` and (with
+ * `approvals: 'framework'`) `onEventCallback` do anything.
+ *
+ * @example
+ * ```ts
+ * const plugin: ToolhooksPlugin = toolhooksPlugin(hooks, { name: 'policy-hooks' });
+ * const runner = new InMemoryRunner({ agent, plugins: [plugin] });
+ * ```
  */
 export class ToolhooksPlugin {
   static {
