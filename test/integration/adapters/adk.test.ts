@@ -104,6 +104,15 @@ describe('toolhooksPlugin inside an ADK InMemoryRunner', () => {
     expect(span.parentSpanContext?.spanId).toBe(root.spanContext().spanId);
   });
 
+  it('a Redirect to a tool the agent does not have is a hook error (invalid_redirect_target) and the requested tool runs', async () => {
+    const { model, adk, session, shell } = await setup([{ name: 'elsewhere', tools: ['shell'], beforeTool: () => redirect({ newTool: 'no_such_tool' }) }], [{ calls: [call('c1', 'shell', { cmd: 'ls' })] }, { text: 'done' }]);
+    await runTurn(adk, session.id, USER);
+    expect(model.responses.get('c1')).toEqual({ result: 'host ran ls' });
+    expect(shell).toHaveBeenCalledTimes(1);
+    const before = tracing.onlySpan('toolhooks.before_tool');
+    expect(JSON.stringify(before.events.map((event) => event.attributes))).toContain('invalid_redirect_target');
+  });
+
   it('after_tool Replace is the response; a tool error reaches on_error, a Skip there recovers it, else the model reads the error', async () => {
     const { model, adk, session, flaky } = await setup(
       [
