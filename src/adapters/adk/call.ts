@@ -29,7 +29,7 @@ export type AdkResponse = Record<string, unknown>;
 export async function runAdkCall<S>(settings: HookedSetSettings<S, AdkApprovals>, params: AdkToolCallbackParams): Promise<AdkResponse> {
   const { tool, toolContext } = params;
   const args = snapshotOf(params.toolArgs);
-  const tools = await toolsOf(tool, toolContext);
+  const tools = toolsOf(tool, toolContext);
   const state: { pending?: PendingApproval; refused?: string } = {};
   const handoff = settings.approvals?.handoff(tool.name, args, toolContext, state);
   const executorOf = (target: AdkTool): Executor => (callArgs) => runTool(target, callArgs, toolContext);
@@ -68,17 +68,20 @@ function snapshotOf(args: unknown): ToolArgs {
   }
 }
 
-/** The agent's tools by name (Redirect targets), the requested one always among them. */
-async function toolsOf(tool: AdkTool, toolContext: AdkToolContext): Promise<Map<string, AdkTool>> {
+/**
+ * The agent's tools by name (Redirect targets), the requested one always among them: the tools of its
+ * `tools` list, read as they are — a toolset's tools are not listed (that may ask a server, on every call).
+ */
+function toolsOf(tool: AdkTool, toolContext: AdkToolContext): Map<string, AdkTool> {
   const tools = new Map<string, AdkTool>();
-  try {
-    const listed = (await toolContext.invocationContext?.agent?.canonicalTools?.(toolContext)) ?? [];
-    for (const entry of listed) if (typeof entry?.name === 'string' && typeof entry.runAsync === 'function') tools.set(entry.name, entry);
-  } catch {
-    // an agent whose tools cannot be listed: Redirects to other tools are refused as unknown targets
-  }
+  const listed = toolContext.invocationContext?.agent?.tools;
+  if (Array.isArray(listed)) for (const entry of listed as unknown[]) if (isTool(entry)) tools.set(entry.name, entry);
   tools.set(tool.name, tool);
   return tools;
+}
+
+function isTool(value: unknown): value is AdkTool {
+  return value !== null && typeof value === 'object' && typeof (value as AdkTool).name === 'string' && typeof (value as AdkTool).runAsync === 'function';
 }
 
 /** Runs `tool` as ADK's own function-call step would after the plugins' before callbacks. */

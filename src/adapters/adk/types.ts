@@ -40,7 +40,8 @@ export interface AdkInvocationContext {
 /** The part of an ADK agent (an `LlmAgent`) this adapter reads: its name, its tools and its own tool callbacks. */
 export interface AdkAgent {
   readonly name?: string;
-  canonicalTools?(context?: unknown): Promise<readonly AdkTool[]>;
+  /** Its `tools` list: tools and toolsets (only the tools are Redirect targets). */
+  readonly tools?: readonly unknown[];
   readonly canonicalBeforeToolCallbacks?: readonly AdkBeforeToolCallback[];
 }
 
