@@ -33,7 +33,8 @@ export async function runAdkCall<S>(settings: HookedSetSettings<S, AdkApprovals>
   const state: { pending?: PendingApproval; refused?: string } = {};
   const handoff = settings.approvals?.handoff(tool.name, args, toolContext, state);
   const executorOf = (target: AdkTool): Executor => (callArgs) => runTool(target, callArgs, toolContext);
-  const call = { toolName: tool.name, args, callId: toolContext.functionCallId, toolDescription: tool.description, handoff };
+  const signal = toolContext.invocationContext?.abortSignal;
+  const call = { toolName: tool.name, args, callId: toolContext.functionCallId, toolDescription: tool.description, handoff, signal: signal instanceof AbortSignal ? signal : undefined };
   try {
     const result = await runToolCall(setCallPlan(settings, tools, tool, executorOf, call));
     // The Ask went to ADK's confirmation: what the model reads while it waits, as ADK's own FunctionTool says it.

@@ -30,6 +30,8 @@ export interface AdkToolContext {
 /** The part of an ADK `InvocationContext` this adapter reads. */
 export interface AdkInvocationContext {
   readonly invocationId?: string;
+  /** The run's `abortSignal` (hooks see it as `ctx.signal`). */
+  readonly abortSignal?: AbortSignal | undefined;
   readonly agent?: AdkAgent;
   readonly session?: { readonly events?: readonly AdkEvent[] };
   readonly pluginManager?: {

@@ -113,6 +113,17 @@ describe('toolhooksPlugin inside an ADK InMemoryRunner', () => {
     expect(JSON.stringify(before.events.map((event) => event.attributes))).toContain('invalid_redirect_target');
   });
 
+  it("the run's abortSignal is the hooks' ctx.signal", async () => {
+    const signals: AbortSignal[] = [];
+    const { adk, session } = await setup([{ name: 'look', beforeTool: (_t, _a, _s, ctx) => void signals.push(ctx.signal) }], [{ calls: [call('c1', 'shell', { cmd: 'ls' })] }, { text: 'done' }]);
+    const controller = new AbortController();
+    for await (const event of adk.runAsync({ userId: 'u', sessionId: session.id, newMessage: USER, abortSignal: controller.signal })) void event;
+    expect(signals).toHaveLength(1);
+    expect(signals[0]?.aborted).toBe(false);
+    controller.abort(new Error('user left'));
+    expect(signals[0]?.aborted).toBe(true);
+  });
+
   it('after_tool Replace is the response; a tool error reaches on_error, a Skip there recovers it, else the model reads the error', async () => {
     const { model, adk, session, flaky } = await setup(
       [
