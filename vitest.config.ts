@@ -27,6 +27,7 @@ const SDK2_LANE = [
   'test/integration/adapters/langchain.test.ts',
   'test/integration/adapters/mcp.test.ts',
   'test/integration/adapters/mcp-conventions.test.ts',
+  'test/integration/adapters/adk.test.ts',
 ];
 
 /**

@@ -105,3 +105,17 @@ describe('examples/mastra-approval.ts', () => {
     expect(output.match(/execute_tool run_shell /g)).toHaveLength(4);
   }, 60_000);
 });
+
+describe('examples/adk.ts', () => {
+  it('runs a Google ADK agent offline through toolhooksPlugin: each decision reaches the model, one execute_tool span per call', () => {
+    const output = runExample('adk');
+    expect(output).toContain('call_1 get_weather: {"city":"Paris","forecast":"cloudy","cached":true}');
+    expect(output).toContain('call_3 run_shell: {"result":"sandbox: ran \\"curl https://example.com\\""}');
+    expect(output).toContain('call_4 run_shell: {"error":"This tool call was aborted by no-destruction. Reason: destructive command refused"}');
+    expect(output).toContain('Final answer: Paris is cloudy');
+    for (const [id, tool, outcome] of [['call_1', 'get_weather', 'skipped'], ['call_2', 'get_weather', 'completed'], ['call_3', 'run_shell', 'completed'], ['call_4', 'run_shell', 'aborted']]) {
+      expect(output.match(new RegExp(`execute_tool ${tool} .*id=${id} .*outcome=${outcome}`, 'g'))).toHaveLength(1);
+    }
+    expect(output).toMatch(/execute_tool run_shell .*id=call_3 .*\n.*toolhooks\.before_tool .*decision=redirect by sandbox-network/);
+  }, 60_000);
+});

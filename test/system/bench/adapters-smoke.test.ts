@@ -19,12 +19,12 @@ describe('npm run bench:adapters', () => {
       timeout: 120_000,
       env: { ...process.env, BENCH_ROUNDS: '1', BENCH_RUNS: '2' },
     });
-    for (const id of ['ai7.plain', 'ai7.toolhooks', 'ai7.otel', 'ai7.otel+toolhooks', 'openai-agents.toolhooks', 'mastra.toolhooks', 'mcp2.toolhooks']) {
+    for (const id of ['ai7.plain', 'ai7.toolhooks', 'ai7.otel', 'ai7.otel+toolhooks', 'openai-agents.toolhooks', 'mastra.toolhooks', 'adk.plain', 'adk.toolhooks', 'mcp2.toolhooks']) {
       expect(stdout).toMatch(new RegExp(`^${id.replace(/[.+]/g, '\\$&')} +\\d`, 'm'));
     }
     expect(stdout).toMatch(/^ai7\.otel\+toolhooks .*execute_tool 1, toolhooks\.\* 2$/m);
     expect(stdout).toMatch(/^ai7\.otel .*execute_tool 1, toolhooks\.\* 0$/m);
     expect(stdout).toContain('one execute_tool span per call with @ai-sdk/otel: met');
-    for (const id of ['openai-agents', 'mastra', 'mcp2']) expect(stdout).toMatch(new RegExp(`^${id}\\.toolhooks .*execute_tool 1, toolhooks\\.\\* 2$`, 'm'));
+    for (const id of ['openai-agents', 'mastra', 'adk', 'mcp2']) expect(stdout).toMatch(new RegExp(`^${id}\\.toolhooks .*execute_tool 1, toolhooks\\.\\* 2$`, 'm'));
   }, 150_000);
 });

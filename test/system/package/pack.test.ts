@@ -165,3 +165,19 @@ describe('the packed package: toolhooks/openai-agents and toolhooks/mastra', () 
     }
   });
 });
+
+describe('the packed package: toolhooks/adk', () => {
+  const useAdk = `
+    const plugin = toolhooksPlugin(new HookRunner([{ beforeTool: (name, args) => (args.x === 2 ? skip('cached', 'stub') : undefined) }]));
+    const tool = { name: 'echo', runAsync: async ({ args }) => 'ran ' + args.x };
+    const toolContext = { functionCallId: 'c', invocationContext: {}, requestConfirmation() {} };
+    Promise.all([1, 2].map((x) => plugin.beforeToolCallback({ tool, toolArgs: { x }, toolContext }))).then((out) => console.log(JSON.stringify(out)));`;
+
+  it('loads and works through require and import without Google ADK installed', () => {
+    expect(() => run('node', ['-e', `require.resolve('@google/adk')`], app)).toThrow(/Cannot find module/);
+    const expected = '[{"result":"ran 1"},{"result":"stub"}]';
+    expect(run('node', ['-e', `const { HookRunner, skip } = require('toolhooks'); const { toolhooksPlugin } = require('toolhooks/adk');${useAdk}`], app).trim()).toBe(expected);
+    expect(run('node', ['--input-type=module', '-e', `import { HookRunner, skip } from 'toolhooks'; import { toolhooksPlugin } from 'toolhooks/adk';${useAdk}`], app).trim()).toBe(expected);
+    expect(run('node', ['-e', `console.log(Object.keys(require('toolhooks/adk')).sort().join(','))`], app).trim()).toBe('AdkConfirmationRefused,ToolhooksPlugin,toolhooksPlugin');
+  });
+});
