@@ -20,12 +20,13 @@ const CALLEE = 'toolhooks-cross-callee';
 const EACH = 8;
 const KINDS = ['denied', 'hook-error', 'completed'] as const;
 
-/** The spans of one call: the caller's three, and the called service's for its kind. */
+/** The spans of one call (sorted): the caller's two, and the called service's for its kind. */
 const SPANS: Readonly<Record<(typeof KINDS)[number], string[]>> = {
   denied: [`${CALLER}/execute_tool delegate`, `${CALLER}/toolhooks.execute`, `${CALLEE}/execute_tool deploy`, `${CALLEE}/toolhooks.approval`, `${CALLEE}/toolhooks.before_tool`],
   'hook-error': [`${CALLER}/execute_tool delegate`, `${CALLER}/toolhooks.execute`, `${CALLEE}/execute_tool deploy`, `${CALLEE}/toolhooks.before_tool`, `${CALLEE}/toolhooks.execute`],
   completed: [`${CALLER}/execute_tool delegate`, `${CALLER}/toolhooks.execute`, `${CALLEE}/execute_tool deploy`, `${CALLEE}/toolhooks.before_tool`, `${CALLEE}/toolhooks.execute`],
 };
+for (const spans of Object.values(SPANS)) spans.sort();
 
 const spansOf = (trace: JaegerTrace): string[] =>
   trace.spans.map((s) => `${trace.processes[s.processID]?.serviceName ?? '?'}/${s.operationName}`).sort();
