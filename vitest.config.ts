@@ -15,6 +15,7 @@ const SDK2_LANE = [
   'test/unit/flows/tool-call.sampling.test.ts',
   'test/unit/flows/tool-call.genai-attributes.test.ts',
   'test/unit/telemetry/capture.span-limits.test.ts',
+  'test/unit/telemetry/otel-private.test.ts',
   'test/unit/flows/tool-call.sampled-parent.test.ts',
   'test/unit/telemetry/phase-span.event-limit.test.ts',
   'test/unit/hooks/logging-hook.test.ts',

@@ -2,7 +2,7 @@
  * The hook interface: what a user implements to take part in tool calls, and what it is given.
  */
 import type { DecisionKind, HookDecision } from './decisions.js';
-import type { HookNearMisses } from './runner/misuse.js';
+import type { HookNearMisses } from './hook-near-misses.js';
 
 /** A tool call's arguments. */
 export type ToolArgs = Record<string, unknown>;

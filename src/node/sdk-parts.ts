@@ -1,8 +1,8 @@
 /**
  * The OpenTelemetry SDK 3 classes, enums, helpers and types that startTelemetry() builds its pipelines
  * from, in one place: `@opentelemetry/core`, `sdk-logs`, `sdk-metrics` and `sdk-trace` of the release
- * `@opentelemetry/sdk-node` 0.301 runs on. They are optional peers of toolhooks (docs/installation.md): in
- * an app they are the very copies NodeSDK installs and runs on.
+ * `@opentelemetry/sdk-node` 0.301 runs on. toolhooks does not declare them (docs/installation.md): the app
+ * installs `sdk-node`, which depends on each, so they are the very copies NodeSDK installs and runs on.
  * @internal
  */
 export { ExportResultCode, getBooleanFromEnv, getNumberFromEnv, getStringFromEnv, SDK_INFO } from '@opentelemetry/core';

@@ -7,6 +7,7 @@
  */
 import * as api from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
+import { apiGlobalRegistrations, apiLogsGlobalGetter } from './otel-private.js';
 
 /** A log record as both Logs APIs take it (the fields toolhooks sets). */
 export interface EmittedLogRecord {
@@ -37,10 +38,6 @@ interface LogsApi {
   disable(): void;
 }
 
-/** Where `@opentelemetry/api` 1.x keeps its globals (`trace`, `metrics`, `logs` from 1.10 on...). */
-const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
-/** Where `@opentelemetry/api-logs` (any copy) keeps a getter of its global LoggerProvider. */
-const API_LOGS_GLOBAL = Symbol.for('io.opentelemetry.js.api.logs');
 /** The compatibility version `@opentelemetry/api-logs`' getter answers to (it returns a no-op otherwise). */
 const API_LOGS_COMPATIBILITY = 1;
 
@@ -59,25 +56,20 @@ function logsOf(namespace: object): LogsApi | undefined {
   return typeof value === 'object' && value !== null && 'getLoggerProvider' in value ? (value as LogsApi) : undefined;
 }
 
-function globalSlot(key: symbol): unknown {
-  return (globalThis as Record<symbol, unknown>)[key];
-}
-
 function isProvider(value: unknown): value is EmittingLoggerProvider {
   return typeof value === 'object' && value !== null && typeof (value as { getLogger?: unknown }).getLogger === 'function';
 }
 
 /** Whether a LoggerProvider is registered through `@opentelemetry/api` 1.10's `logs`. */
 function registeredThroughApi(): boolean {
-  const slots = globalSlot(API_GLOBAL) as { logs?: unknown } | undefined;
-  return API_LOGS !== undefined && slots?.logs !== undefined;
+  return API_LOGS !== undefined && apiGlobalRegistrations().logs;
 }
 
 /** The LoggerProvider registered through `@opentelemetry/api-logs`, if any. */
 function registeredThroughApiLogs(): EmittingLoggerProvider | undefined {
-  const getter = globalSlot(API_LOGS_GLOBAL);
-  if (typeof getter !== 'function') return undefined;
-  const provider: unknown = (getter as (version: number) => unknown)(API_LOGS_COMPATIBILITY);
+  const getter = apiLogsGlobalGetter();
+  if (getter === undefined) return undefined;
+  const provider: unknown = getter(API_LOGS_COMPATIBILITY);
   return isProvider(provider) ? provider : undefined;
 }
 

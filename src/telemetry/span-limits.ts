@@ -5,11 +5,12 @@
  * for replay; and past `spanLimits.eventCountLimit` (`OTEL_SPAN_EVENT_COUNT_LIMIT`, 128 by default) it drops a
  * span's oldest events, which on a phase span can be the winning decision and the hook errors. Capture writes
  * its JSON within the one, phase spans choose their events within the other. The API has no way to ask a
- * span for its limits, so the SDK span's own fields are read (guarded), with the environment variables as
- * the fallback.
+ * span for its limits, so the SDK span's own fields are read (guarded; otel-private.ts holds the reads),
+ * with the environment variables as the fallback.
  * @internal
  */
 import type { Span } from '@opentelemetry/api';
+import { sdkSpanLengthLimitField, sdkSpanLimits } from './otel-private.js';
 
 let lengthFromEnvironment: number | undefined | null = null;
 let eventsFromEnvironment: number | undefined | null = null;
@@ -17,11 +18,10 @@ let eventsFromEnvironment: number | undefined | null = null;
 /** The string attribute length `span` keeps, when it has a finite one; never throws. */
 export function attributeLengthLimit(span: Span): number | undefined {
   try {
-    // SDK 3 keeps the limits on the span (`_spanLimits`), SDK 2 also copies this one to its own field.
-    const sdkSpan = span as unknown as { _spanLimits?: { attributeValueLengthLimit?: unknown }; _attributeValueLengthLimit?: unknown };
-    const own = sdkSpan._spanLimits?.attributeValueLengthLimit ?? sdkSpan._attributeValueLengthLimit;
+    const limits = sdkSpanLimits(span);
+    const own = limits?.attributeValueLengthLimit ?? sdkSpanLengthLimitField(span);
     if (typeof own === 'number') return positive(own);
-    if (sdkSpan._spanLimits !== undefined) return undefined;
+    if (limits !== undefined) return undefined;
   } catch {
     // a span with hostile getters: fall back to the environment
   }
@@ -32,8 +32,8 @@ export function attributeLengthLimit(span: Span): number | undefined {
 /** How many events `span` keeps, when it has a finite limit; never throws. */
 export function eventCountLimit(span: Span): number | undefined {
   try {
-    const limits = (span as unknown as { _spanLimits?: { eventCountLimit?: unknown } })._spanLimits;
-    if (limits !== undefined && limits !== null) {
+    const limits = sdkSpanLimits(span);
+    if (limits !== undefined) {
       const own = limits.eventCountLimit;
       return typeof own === 'number' && Number.isFinite(own) && own >= 0 ? Math.floor(own) : undefined;
     }

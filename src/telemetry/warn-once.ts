@@ -11,6 +11,7 @@
  */
 import { diag } from '@opentelemetry/api';
 import { diagSafe } from './capture/sanitize.js';
+import { apiGlobalRegistrations } from './otel-private.js';
 
 /** How much a report matters; the diag level it is written at. */
 type ReportLevel = 'error' | 'warn' | 'info';
@@ -66,12 +67,9 @@ export class FailureCounter {
   }
 }
 
-const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
-
 /** Whether a diag logger is registered (the API keeps it in its global slot, shared by every API copy). */
 function diagLoggerRegistered(): boolean {
-  const api = (globalThis as Record<symbol, { diag?: unknown } | undefined>)[API_GLOBAL];
-  return api?.diag !== undefined;
+  return apiGlobalRegistrations().diag;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The published package as a user gets it: `npm pack` the repository, then install the tarball (with
- * `@opentelemetry/api`, the one peer every entry needs) into an empty project in a temporary folder.
+ * The published package as a user gets it: `npm pack` the repository, then install the tarball with
+ * `@opentelemetry/sdk-node` (what `toolhooks/node` runs on; it brings `@opentelemetry/api`, the one peer every
+ * entry needs), as the README says, into an empty project in a temporary folder.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +42,6 @@ export function packAndInstall(prefix: string): PackedApp {
   const tarball = join(work, file);
   mkdirSync(app, { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
-  run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball, '@opentelemetry/api@^1.9.0'], app);
+  run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball, '@opentelemetry/sdk-node@^0.301.0'], app);
   return { work, app, tarball, remove: () => rmSync(work, { recursive: true, force: true }) };
 }

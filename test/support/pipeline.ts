@@ -34,6 +34,8 @@ export interface PipelineOptions {
   /** Extra environment for the samplers and the gateway. */
   readonly samplerEnv?: Readonly<Record<string, string>>;
   readonly gatewayEnv?: Readonly<Record<string, string>>;
+  /** Run the samplers with the decision waits deploy/ ships instead of {@link TEST_SAMPLER_ENV}'s short ones. */
+  readonly shippedWaits?: boolean;
 }
 
 /** A started pipeline. Always call {@link RunningPipeline.stop}. */
@@ -80,7 +82,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     });
     started.push(jaeger);
     const samplerEnv: Record<string, string> = {
-      ...TEST_SAMPLER_ENV,
+      ...(options.shippedWaits === true ? {} : TEST_SAMPLER_ENV),
       TOOLHOOKS_JAEGER_ENDPOINT: `127.0.0.1:${jaeger.ports.otlpGrpc}`,
       ...(options.samplePercent === undefined ? {} : { TOOLHOOKS_TRACE_SAMPLE_PERCENT: String(options.samplePercent) }),
       ...options.samplerEnv,

@@ -94,6 +94,28 @@ describe('single homes', () => {
   });
 });
 
+describe('public types and private state', () => {
+  /** Whether the module's own header (its first doc comment) marks it @internal. */
+  const isInternal = (target: string): boolean => /^\/\*\*[\s\S]*?\*\//.exec(readFileSync(target, 'utf8'))?.[0].includes('@internal') === true;
+
+  it('the public vocabulary (src/*.ts) imports, even as a type, no module marked @internal', () => {
+    const violations: string[] = [];
+    for (const { file, text } of files.filter(({ file }) => layerOf(file) === 'base' && dirname(file) === normalize(SRC.replace(/[\\/]$/, '')))) {
+      for (const match of text.matchAll(/^import\s+type\s[^;]*?from\s+'(\.[^']+)'/gm)) {
+        const target = normalize(join(dirname(file), (match[1] as string).replace(/\.js$/, '.ts')));
+        if (isInternal(target)) violations.push(`${relative(SRC, file)} imports types from ${relative(SRC, target)} (@internal)`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('nothing but telemetry/otel-private.ts reads OpenTelemetry state no public API exposes', () => {
+    const PRIVATE = /\b_spanLimits\b|\b_attributeValueLengthLimit\b|opentelemetry\.js\.api|\.ended\b|\bas unknown as \{[^}]*\b(?:name|attributes|ended)\?:/;
+    const readers = files.filter(({ text }) => PRIVATE.test(text.replace(/^\s*(\*|\/\/).*$/gm, '')));
+    expect(readers.map(({ file }) => relative(SRC, file))).toEqual([join('telemetry', 'otel-private.ts')]);
+  });
+});
+
 describe('exports', () => {
   it('every export of an internal module is imported by another module or a test', () => {
     expect(unusedExports(SRC, [fileURLToPath(new URL('../', import.meta.url))])).toEqual([]);

@@ -7,14 +7,8 @@
 import type { Span } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
 import { reportTelemetryFailure } from '../../telemetry/failures.js';
+import { sdkSpanNameAndAttributes } from '../../telemetry/otel-private.js';
 import { ATTR_GEN_AI_TOOL_CALL_ID, SPAN_EXECUTE_TOOL_PREFIX } from '../../telemetry/semconv.js';
-
-/** What an SDK span exposes beyond the API's interface (read, never required). */
-interface ReadableParts {
-  readonly name?: unknown;
-  readonly attributes?: Readonly<Record<string, unknown>>;
-  readonly ended?: unknown;
-}
 
 /**
  * The active span when it is the framework's recording `execute_tool {toolName}` span of this call
@@ -23,9 +17,10 @@ interface ReadableParts {
 export function frameworkToolSpan(toolName: string, toolCallId: string | undefined): Span | undefined {
   try {
     const span = trace.getActiveSpan();
+    // An ended span is not recording (the API's own answer): only the name and attributes need the SDK's.
     if (span === undefined || !span.isRecording()) return undefined;
-    const parts = span as unknown as ReadableParts;
-    if (parts.name !== `${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}` || parts.ended === true) return undefined;
+    const parts = sdkSpanNameAndAttributes(span);
+    if (parts.name !== `${SPAN_EXECUTE_TOOL_PREFIX} ${toolName}`) return undefined;
     const recordedId = parts.attributes?.[ATTR_GEN_AI_TOOL_CALL_ID];
     if (recordedId !== undefined && recordedId !== toolCallId) return undefined;
     return span;

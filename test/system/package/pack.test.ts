@@ -1,6 +1,7 @@
 /**
  * The published package, as a user gets it: `npm pack`, install the tarball into an empty folder
- * (with `@opentelemetry/api`, without the adapters' optional peers), then `import` and `require` every
+ * (with `@opentelemetry/sdk-node`, which brings `@opentelemetry/api`, as the README says; without the adapters'
+ * optional peers), then `import` and `require` every
  * entry point. Also lints the packed exports with publint and
  * @arethetypeswrong/cli.
  */
@@ -26,7 +27,7 @@ beforeAll(() => {
   tarball = join(work, file);
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
-  run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball, '@opentelemetry/api@^1.9.0'], app);
+  run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball, '@opentelemetry/sdk-node@^0.301.0'], app);
 }, 240_000);
 
 

@@ -4,7 +4,10 @@
  *   OTel package;
  * - SDK 2 (`sdk-node` 0.223, API 1.9): installs without error or second SDK, the core and
  *   `toolhooks/hooks` record into the app's own providers (logs through `@opentelemetry/api-logs`), no SDK
- *   code of toolhooks' is loaded, and `toolhooks/node` fails with one error naming what it needs.
+ *   code of toolhooks' is loaded, and `toolhooks/node` fails with one error naming what it needs;
+ * - SDK 2 without `sdk-node` (API 1.9 pinned, providers from `sdk-trace-base` / `sdk-trace-node` 2.x, as
+ *   Langfuse and Traceloop users have): installs with no warning at all and nothing added of an SDK;
+ * - an empty app installing `toolhooks @opentelemetry/sdk-node`, as the README says: `toolhooks/node` works.
  * docs/installation.md has the numbers these installs give.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -100,6 +103,92 @@ describe('an app on the SDK 3 line', () => {
     expect(out.result).toBe('stub');
     expect(out.spans).toContain('execute_tool search');
     expect(out.records).toContain('tool call skipped');
+  });
+});
+
+describe('an app on the SDK 2 line without sdk-node (API 1.9, sdk-trace-base / sdk-trace-node 2.x)', () => {
+  let app = '';
+  let stderr = '';
+  let before: string[] = [];
+  beforeAll(() => {
+    const packages = ['@opentelemetry/api@1.9.1', '@opentelemetry/sdk-trace-base@2.12.0', '@opentelemetry/sdk-trace-node@2.12.0'];
+    app = join(work, 'sdk2-bare');
+    mkdirSync(app, { recursive: true });
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sdk2-bare', private: true, version: '1.0.0' }));
+    // The app as it was, then `npm install toolhooks` into it, as a user would.
+    const setup = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...packages], { cwd: app, encoding: 'utf8' });
+    if (setup.status !== 0) throw new Error(`npm install failed in sdk2-bare:\n${setup.stderr}`);
+    before = otelInstances(app);
+    const result = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: app, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`npm install toolhooks failed in sdk2-bare:\n${result.stderr}`);
+    stderr = result.stderr;
+  }, 300_000);
+
+  it('installs toolhooks with no flag and no warning, npm ls clean, adding no OpenTelemetry package', () => {
+    expect(stderr).not.toMatch(/ERESOLVE|peer dep|npm warn/i);
+    expect(() => run('npm', ['ls', '--all'], app)).not.toThrow();
+    expect(existsSync(join(app, 'node_modules/@opentelemetry/sdk-node'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules/toolhooks/node_modules/@opentelemetry'))).toBe(false);
+    expect(otelInstances(app).sort()).toEqual([...before].sort());
+  });
+
+  it("records spans into the app's NodeTracerProvider", () => {
+    const script = `
+      const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
+      const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node');
+      const spans = new InMemorySpanExporter();
+      new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }).register();
+      const { HookRunner, executeTool, skip } = require('toolhooks');
+      const hooks = new HookRunner([{ name: 'cache', beforeTool: () => skip('cached', 'stub') }]);
+      executeTool({ hooks, toolName: 'search', args: {}, execute: () => 'real' }).then((result) => {
+        console.log(JSON.stringify({ result, spans: spans.getFinishedSpans().map((span) => span.name) }));
+      });
+    `;
+    writeFileSync(join(app, 'attach.cjs'), script);
+    const out = runJson<{ result: string; spans: string[] }>(app, 'attach.cjs');
+    expect(out.result).toBe('stub');
+    expect(out.spans).toContain('execute_tool search');
+  });
+
+  it('toolhooks/node says what it needs (require), or names the missing SDK package (import)', () => {
+    writeFileSync(join(app, 'node.cjs'), `try { require('toolhooks/node'); } catch (error) { console.log(error.message); }`);
+    expect(execFileSync('node', ['node.cjs'], { cwd: app, encoding: 'utf8' })).toContain('toolhooks/node needs @opentelemetry/api 1.10 or newer');
+    writeFileSync(join(app, 'node.mjs'), `import('toolhooks/node').catch((error) => console.log(error.message));`);
+    expect(execFileSync('node', ['node.mjs'], { cwd: app, encoding: 'utf8' })).toMatch(/Cannot find (package|module) '@opentelemetry\//);
+  });
+});
+
+describe('an empty app: npm install toolhooks @opentelemetry/sdk-node (the README)', () => {
+  let app = '';
+  let stderr = '';
+  beforeAll(() => {
+    ({ app, stderr } = appWith('empty', ['@opentelemetry/sdk-node@^0.301.0']));
+  }, 300_000);
+
+  it('installs with no warning, npm ls clean, one copy of every OTel package', () => {
+    expect(stderr).not.toMatch(/ERESOLVE|peer dep/i);
+    expect(() => run('npm', ['ls', '--all'], app)).not.toThrow();
+    const names = otelInstances(app).map((instance) => instance.slice(0, instance.lastIndexOf('@')));
+    expect(names).toContain('@opentelemetry/api');
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+  });
+
+  it('toolhooks/node works: startTelemetry prints the trace tree of a call', () => {
+    writeFileSync(
+      join(app, 'tree.mjs'),
+      `
+      import { HookRunner, executeTool, skip } from 'toolhooks';
+      import { startTelemetry } from 'toolhooks/node';
+      const telemetry = startTelemetry({ console: 'tree' });
+      const hooks = new HookRunner([{ name: 'cache', beforeTool: () => skip('cached', 'stub') }]);
+      const result = await executeTool({ hooks, toolName: 'search', args: {}, execute: () => 'real' });
+      await telemetry.shutdown();
+      console.log(JSON.stringify({ result }));
+    `,
+    );
+    const out = execFileSync('node', ['tree.mjs'], { cwd: app, encoding: 'utf8' });
+    expect(out).toContain('execute_tool search');
+    expect(out).toContain('{"result":"stub"}');
   });
 });
 
