@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import type { Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ApprovalRequest, ApprovalResponse, Approver } from '../hook.js';
+import { duration, object, readOptions } from '../internal/validate.js';
 import { escapeControlCharacters } from '../telemetry/capture/sanitize.js';
 
 /**
@@ -53,7 +54,8 @@ type Ending =
  * re-raises SIGINT for the app; Ctrl-D or a closed input denies with `no terminal`. The input is read
  * only while a question is on screen, so it never keeps the process alive.
  *
- * @throws Error naming the option when `timeoutMs` is not a positive number.
+ * @throws TypeError naming an unknown option, or `input` / `output` that is not a stream object;
+ *   RangeError (TypeError when not a number) when `timeoutMs` is not from 1 to 2^31 - 1.
  * @example
  * ```ts
  * import { HookRunner, ask } from 'toolhooks';
@@ -66,12 +68,10 @@ type Ending =
  * ```
  */
 export function terminalApprover(options: TerminalApproverOptions = {}): Approver {
-  const timeoutMs = options.timeoutMs;
-  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || timeoutMs > 2_147_483_647)) {
-    throw new TypeError(`terminalApprover: options.timeoutMs must be a positive number of milliseconds (at most 2147483647), got ${String(timeoutMs)}`);
-  }
-  const input = options.input ?? process.stdin;
-  const output = options.output ?? process.stdout;
+  const given = readOptions(options, 'terminalApprover(options)', 'terminalApprover', { input: object, output: object, timeoutMs: duration(1) });
+  const timeoutMs = given.timeoutMs;
+  const input = (given.input as Readable | undefined) ?? process.stdin;
+  const output = (given.output as Writable | undefined) ?? process.stdout;
   let stopped: string | undefined;
   let turn: Promise<unknown> = Promise.resolve();
 

@@ -22,6 +22,10 @@ function terminal(tty = true): { input: PassThrough; output: PassThrough; screen
   return { input, output, screen: () => shown };
 }
 
+function streams(term: { input: PassThrough; output: PassThrough }): { input: PassThrough; output: PassThrough } {
+  return { input: term.input, output: term.output };
+}
+
 function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
   return {
     id: 'a-1',
@@ -49,7 +53,7 @@ afterEach(() => kill.mockRestore());
 describe('terminalApprover', () => {
   it('shows the hook, tool, redacted args and reason, escaped, and approves on y', async () => {
     const term = terminal();
-    const approver = terminalApprover(term);
+    const approver = terminalApprover(streams(term));
     const answer = approver(request({ toolName: 'send\u001b[2Jmail' }));
     await prompted(term.screen);
     expect(term.screen()).toContain('? approval requested by mail-gate (a-1)');
@@ -63,7 +67,7 @@ describe('terminalApprover', () => {
 
   it('denies on n with the reason typed after it, and on anything else without one', async () => {
     const term = terminal(false);
-    const approver = terminalApprover(term);
+    const approver = terminalApprover(streams(term));
     const first = approver(request());
     const second = approver(request({ id: 'a-2' }));
     await prompted(term.screen);
@@ -76,7 +80,7 @@ describe('terminalApprover', () => {
 
   it('Ctrl-C denies the pending call as interrupted, every later one at once, and raises SIGINT once', async () => {
     const term = terminal();
-    const approver = terminalApprover(term);
+    const approver = terminalApprover(streams(term));
     const pending = approver(request());
     const queued = approver(request({ id: 'a-2' }));
     await prompted(term.screen);
@@ -93,7 +97,7 @@ describe('terminalApprover', () => {
   it('Ctrl-D, or an input that ends, denies with "no terminal", and every later call', async () => {
     for (const stop of [(input: PassThrough) => input.write('\u0004'), (input: PassThrough) => input.end()]) {
       const term = terminal();
-      const approver = terminalApprover(term);
+      const approver = terminalApprover(streams(term));
       const pending = approver(request());
       await prompted(term.screen);
       stop(term.input);
@@ -109,12 +113,12 @@ describe('terminalApprover', () => {
     term.input.end();
     term.input.resume();
     await pollUntil('the input to end', async () => term.input.readableEnded, { timeoutMs: 5_000, label: 'screen', output: term.screen });
-    expect(await terminalApprover(term)(request())).toEqual({ approved: false, reason: 'no terminal', approver: 'terminal' });
+    expect(await terminalApprover(streams(term))(request())).toEqual({ approved: false, reason: 'no terminal', approver: 'terminal' });
   });
 
   it('denies after timeoutMs without an answer, and asks the next request all the same', async () => {
     const term = terminal(false);
-    const approver = terminalApprover({ ...term, timeoutMs: 20 });
+    const approver = terminalApprover({ ...streams(term), timeoutMs: 20 });
     expect(await approver(request())).toEqual({ approved: false, reason: 'no answer in time', approver: 'terminal' });
     expect(term.screen()).toContain('(no answer in time: denied)');
     // Not stopped: the next request is shown and waits its own time.
@@ -124,7 +128,7 @@ describe('terminalApprover', () => {
 
   it("ends the wait when the runner's signal aborts, and never shows a request whose wait already ended", async () => {
     const term = terminal(false);
-    const approver = terminalApprover(term);
+    const approver = terminalApprover(streams(term));
     const controller = new AbortController();
     const first = approver(request({ signal: controller.signal }));
     const ended = new AbortController();
@@ -137,16 +141,18 @@ describe('terminalApprover', () => {
     expect(term.screen()).not.toContain('(a-2)');
   });
 
-  it('rejects a timeoutMs that is not a positive number, naming it', () => {
+  it('rejects an unknown option and a timeoutMs that is not a positive number, naming them', () => {
     for (const timeoutMs of [0, -1, Number.NaN, 2 ** 31, '5' as unknown as number]) {
-      expect(() => terminalApprover({ timeoutMs })).toThrow(/terminalApprover: options\.timeoutMs must be a positive number/);
+      expect(() => terminalApprover({ timeoutMs })).toThrow(/terminalApprover: timeoutMs must be a number of milliseconds from 1/);
     }
+    expect(() => terminalApprover({ timeout: 5 } as never)).toThrow(/terminalApprover.*unknown option "timeout"; did you mean "timeoutMs"\?/);
+    expect(() => terminalApprover({ input: 'stdin' as never })).toThrow(/terminalApprover: input must be/);
   });
 
   it('is recorded by the runner as denied when the person presses Ctrl-C', async () => {
     const term = terminal();
     const tracing = createTestTracing();
-    const hooks = tracing.runner([{ name: 'mail-gate', beforeTool: () => ask('outgoing mail') }], { approver: terminalApprover(term) });
+    const hooks = tracing.runner([{ name: 'mail-gate', beforeTool: () => ask('outgoing mail') }], { approver: terminalApprover(streams(term)) });
     const call = executeTool({ hooks, toolName: 'send_email', args: {}, execute: () => 'sent' });
     await prompted(term.screen);
     term.input.write('\u0003');
