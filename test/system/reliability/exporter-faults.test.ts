@@ -12,6 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { IntervalHistogram } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { diag, DiagLogLevel } from '@opentelemetry/api';
@@ -29,11 +30,20 @@ import type { OtlpResponseMode } from '../../support/otlp-receiver.js';
 
 /**
  * Generous bounds: they catch a blocked loop or an unbounded queue, not a slow machine. A loop blocked
- * by an export (a synchronous wait on the network) stalls for the export timeout, 1 s and more here; a
- * healthy collector on a loaded 2-core machine has shown single stalls near 200 ms (GC, other test
- * workers), hence 500.
+ * by an export (a synchronous wait on the network) stalls for the export timeout (500 ms and more here)
+ * at every export, dozens of times in a run; a busy machine also stalls a healthy process now and then
+ * (the scheduler gives the CPU to someone else, a GC), a few times a run whatever its length. So a run
+ * may have up to MAX_LONG_STALLS stalls of MAX_LOOP_DELAY_MS or more: counted, not timed.
  */
 const MAX_LOOP_DELAY_MS = 500;
+const MAX_LONG_STALLS = 3;
+/**
+ * Every test here is sized by work (calls made, conditions waited for), never by the clock: on a busy
+ * runner it takes longer and must still pass. This is only the guard against a hang.
+ */
+const WORK_TIMEOUT_MS = 15 * 60_000;
+/** How long a condition (a drop reported, a recovery) may take to come true before the test gives up. */
+const CONDITION_TIMEOUT_MS = 120_000;
 const MAX_HEAP_GROWTH_MB = 32;
 const SIGNALS = ['span', 'metric', 'log'] as const;
 
@@ -115,6 +125,21 @@ interface Run {
   seconds: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** How many times the loop stalled for MAX_LOOP_DELAY_MS or more. */
+  longStalls: number;
+}
+
+/**
+ * How many samples of the histogram are at least `thresholdMs`. A stall of the loop delays one timer
+ * tick, so it is one sample: this counts stalls. Read from the recorded percentiles, so it is an upper
+ * estimate by at most one bucket.
+ */
+function stallsOver(histogram: IntervalHistogram, thresholdMs: number): number {
+  const threshold = thresholdMs * 1e6;
+  if (histogram.max < threshold) return 0;
+  let below = 0;
+  for (const [percentile, value] of histogram.percentiles) if (value < threshold && percentile > below) below = percentile;
+  return Math.max(1, Math.ceil((histogram.count * (100 - below)) / 100));
 }
 
 /** Makes `count` calls, cycling through the four tools, with the event-loop delay measured throughout. */
@@ -135,6 +160,7 @@ async function runCalls(hooks: HookRunner, count: number, prefix: string): Promi
     seconds,
     loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
     loopDelayMaxMs: round(histogram.max / 1e6),
+    longStalls: stallsOver(histogram, MAX_LOOP_DELAY_MS),
   };
 }
 
@@ -218,7 +244,7 @@ async function start(): Promise<HookRunner> {
 }
 
 /** Waits until every signal has reported its export failure (metrics are pushed every 500 ms). */
-async function untilEverySignalFailed(timeoutMs = 8_000): Promise<void> {
+async function untilEverySignalFailed(timeoutMs = CONDITION_TIMEOUT_MS): Promise<void> {
   await vi.waitFor(
     () => {
       for (const signal of SIGNALS) expect(dropWarnings(signal)).not.toEqual([]);
@@ -303,7 +329,7 @@ async function expectRecovery(hooks: HookRunner, prefix: string, callsBefore: nu
         expect(messages, `${signal} recovery reported once`).toHaveLength(1);
       }
     },
-    { timeout: 5_000, interval: 20 },
+    { timeout: CONDITION_TIMEOUT_MS, interval: 20 },
   );
   expect(dropWarnings('span').length + dropWarnings('log').length + dropWarnings('metric').length).toBe(3); // no new outage
   return SIGNALS.flatMap((signal) => diagMessages('info', new RegExp(`^toolhooks: ${signal} export recovered`)));
@@ -335,7 +361,8 @@ function record(name: string, run: Run, extra: Partial<Figures> = {}): void {
 
 function expectHealthy(run: Run): void {
   expect(run.wrong, 'tool calls with a wrong result').toBe(0);
-  expect(run.loopDelayMaxMs, `event-loop delay max (p99 ${run.loopDelayP99Ms} ms)`).toBeLessThan(MAX_LOOP_DELAY_MS);
+  const delays = `max ${run.loopDelayMaxMs} ms, p99 ${run.loopDelayP99Ms} ms`;
+  expect(run.longStalls, `event-loop stalls of ${MAX_LOOP_DELAY_MS} ms or more (${delays})`).toBeLessThanOrEqual(MAX_LONG_STALLS);
 }
 
 // --- the faults -----------------------------------------------------------------------------------------
@@ -378,7 +405,7 @@ const FAULTS: readonly Fault[] = [
 ];
 
 describe.each(FAULTS)('collector fault: $name', (fault) => {
-  it('every call completes correctly, the loop stays responsive, drops are reported once, recovery delivers', async () => {
+  it('every call completes correctly, the loop stays responsive, drops are reported once, recovery delivers', { timeout: WORK_TIMEOUT_MS }, async () => {
     for (const [name, value] of Object.entries(fault.env ?? {})) vi.stubEnv(name, value);
     await fault.apply();
     const hooks = await start();
@@ -390,8 +417,12 @@ describe.each(FAULTS)('collector fault: $name', (fault) => {
     expect(receiver.spans()).toEqual([]); // nothing was accepted during the fault
 
     if (fault.soak === true) {
+      // Measured with no export in flight at either end (forceFlush settles them, by answer or timeout),
+      // so the figure is what 50,000 calls retain, not how many exports a slow machine had pending.
+      await handle?.forceFlush();
       const before = heapAfterGc();
       const soak = await runCalls(hooks, 50_000, 'soak');
+      await handle?.forceFlush();
       const after = heapAfterGc();
       expectHealthy(soak);
       expectDropsReportedOnce(fault.reason);
@@ -408,7 +439,7 @@ describe.each(FAULTS)('collector fault: $name', (fault) => {
 });
 
 describe('baseline: a healthy collector', () => {
-  it('the same calls with every export accepted, for comparison', async () => {
+  it('the same calls with every export accepted, for comparison', { timeout: WORK_TIMEOUT_MS }, async () => {
     const hooks = await start();
     const run = await runCalls(hooks, 2_000, 'healthy');
     expectHealthy(run);
@@ -421,7 +452,7 @@ describe('baseline: a healthy collector', () => {
 });
 
 describe('collector down, then back', () => {
-  it('drops while it is down, reports once, and delivers what is recorded after it comes back', async () => {
+  it('drops while it is down, reports once, and delivers what is recorded after it comes back', { timeout: WORK_TIMEOUT_MS }, async () => {
     const hooks = await start();
     const healthy = await runCalls(hooks, 200, 'before');
     expectHealthy(healthy);
@@ -447,7 +478,7 @@ describe('collector down, then back', () => {
 });
 
 describe('graceful shutdown with the collector up', () => {
-  it('delivers every span recorded before shutdown: zero lost', async () => {
+  it('delivers every span recorded before shutdown: zero lost', { timeout: WORK_TIMEOUT_MS }, async () => {
     const hooks = await start();
     const calls = 5_000;
     const run = await runCalls(hooks, calls, 'shutdown');
