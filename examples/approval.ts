@@ -1,73 +1,28 @@
 /**
  * Ask a person on the terminal before risky tool calls run — `npx tsx examples/approval.ts`.
  *
- * A gate hook asks for approval of `send_email` and `delete_file`; {@link terminalApprover} shows
- * each request (tool, arguments with secrets redacted the way toolhooks' capture redacts them, the
- * reason) and waits for `y` or `n [reason]`. Nobody answering within APPROVAL_TIMEOUT_MS (default
- * 30 s) denies the call, as does any other failure: the gate fails closed.
+ * A gate hook asks for approval of `send_email` and `delete_file`; `terminalApprover()` from
+ * `toolhooks/node` shows each request (tool, arguments with secrets redacted the way toolhooks' capture
+ * redacts them, the reason) and waits for `y` or `n [reason]`. Nobody answering within
+ * APPROVAL_TIMEOUT_MS (default 30 s) denies the call, as does any other failure: the gate fails closed.
+ * Ctrl-C denies the pending call (`interrupted`) and every later one, and stops the program as Ctrl-C
+ * does; Ctrl-D, or no terminal at all, denies with `no terminal`.
  *
  * The scripted agent makes three gated calls and one ungated one, then prints what each returned.
  */
-import { createInterface } from 'node:readline/promises';
-import type { Interface } from 'node:readline/promises';
-import type { Approver, ApprovalRequest, ApprovalResponse, ToolHook } from 'toolhooks';
+import { setTimeout as modelTurn } from 'node:timers/promises';
+import type { ToolHook } from 'toolhooks';
 import { HookRunner, ask, executeTool } from 'toolhooks';
+import { terminalApprover } from 'toolhooks/node';
 
 /**
- * Tool names, arguments and reasons can come from a model: printed raw, an ESC or BEL could retitle the
- * terminal or move the cursor, and a bidi override could disguise what is being approved. Every control,
- * line-separator and bidi character is shown as a visible \uXXXX escape instead.
+ * Tool names, arguments and results can come from a model: printed raw, an ESC or BEL could retitle the
+ * terminal or move the cursor. Every control, line-separator and bidi character is shown escaped.
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 function escapeControlCharacters(text: string): string {
   return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** Options of {@link terminalApprover}. */
-interface TerminalApproverOptions {
-  readonly input: NodeJS.ReadableStream;
-  readonly output: NodeJS.WritableStream;
-  /** The opaque reference recorded as `toolhooks.approval.approver`. Default `terminal`. */
-  readonly approverRef?: string;
-}
-
-/**
- * An approver that asks on a terminal, one request at a time (concurrent requests wait their turn;
- * a request whose wait ends while it queues is never shown). It answers only what was typed: `y` or
- * `yes` approves, anything else denies, with the text after `n` as the reason.
- */
-function terminalApprover(options: TerminalApproverOptions): Approver & { close(): void } {
-  const lines: Interface = createInterface({ input: options.input, output: options.output, terminal: true });
-  const ref = options.approverRef ?? 'terminal';
-  let turn: Promise<unknown> = Promise.resolve();
-  const approver = (request: ApprovalRequest): Promise<ApprovalResponse> => {
-    const mine = turn.then(() => askOne(lines, options.output, request, ref));
-    turn = mine.catch(() => undefined);
-    return mine;
-  };
-  return Object.assign(approver, { close: () => lines.close() });
-}
-
-async function askOne(lines: Interface, output: NodeJS.WritableStream, request: ApprovalRequest, approverRef: string): Promise<ApprovalResponse> {
-  request.signal.throwIfAborted(); // expired while an earlier request was on screen
-  const shown = (text: string): string => escapeControlCharacters(text);
-  output.write(
-    `\n? approval requested by ${shown(request.hook)} (${shown(request.id)})\n` +
-      `  tool:   ${shown(request.toolName)}\n` +
-      `  args:   ${shown(request.redactedArgs)}\n` +
-      `  reason: ${shown(request.reason)}\n`,
-  );
-  let answer: string;
-  try {
-    answer = (await lines.question('  approve? [y/N, or "n reason"] ', { signal: request.signal })).trim();
-  } catch (error) {
-    output.write('\n  (no answer in time: denied)\n');
-    throw error;
-  }
-  if (/^y(es)?$/i.test(answer)) return { approved: true, approver: approverRef };
-  const reason = answer.replace(/^no?\b\s*/i, '');
-  return reason === '' ? { approved: false, approver: approverRef } : { approved: false, reason, approver: approverRef };
 }
 
 /** The gate: outgoing mail and deletions need a person. */
@@ -92,16 +47,16 @@ const SCRIPT: readonly { tool: string; args: Record<string, unknown> }[] = [
 
 async function main(): Promise<void> {
   const timeoutMs = Number(process.env.APPROVAL_TIMEOUT_MS ?? 30_000);
-  const approver = terminalApprover({ input: process.stdin, output: process.stdout });
+  const approver = terminalApprover();
   const hooks = new HookRunner({ hooks: [gate], approver, approvalTimeoutMs: timeoutMs });
   console.log(`approvals expire after ${timeoutMs / 1000} s`);
   for (const step of SCRIPT) {
+    await modelTurn(50); // the model choosing its next call
     const execute = tools[step.tool];
     if (execute === undefined) throw new Error(`unknown tool ${step.tool}`);
     const result = await executeTool({ hooks, toolName: step.tool, args: step.args, execute });
     console.log(`  → ${escapeControlCharacters(step.tool)}: ${escapeControlCharacters(String(result))}`);
   }
-  approver.close();
   console.log('done');
 }
 

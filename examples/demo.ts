@@ -9,10 +9,11 @@
  *
  * With no collector configured it prints each call's trace tree (startTelemetry's `console: 'tree'`)
  * and a summary. With OTEL_EXPORTER_OTLP_ENDPOINT set it exports traces, metrics and logs there
- * instead and says where to look.
+ * instead and links to the Jaeger and Prometheus UIs that answer on this machine (only those). With
+ * TOOLHOOKS_TRACES_FILE set it also appends every trace to that file. Its log records go to
+ * ./toolhooks-demo.log.
  */
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { DiagLogger } from '@opentelemetry/api';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import pino from 'pino';
@@ -34,7 +35,8 @@ import {
 } from './agent-tools.js';
 
 const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;
-const logFile = join(tmpdir(), 'toolhooks-demo.log');
+// In the folder the demo runs from, where it is easy to find (and `.gitignore`d in the repository).
+const logFile = resolve('toolhooks-demo.log');
 
 /**
  * OTel reports export problems through `diag`, once per signal and outage; the demo turns the first one
@@ -98,10 +100,23 @@ async function main(): Promise<void> {
   } else if (endpoint !== undefined) {
     console.log(`\nTraces, metrics and logs were sent to ${endpoint}.`);
     if (/^https?:\/\/(localhost|127\.0\.0\.1):4318\/?$/.test(endpoint)) {
-      console.log('  Jaeger:     http://localhost:16686/search?service=toolhooks-demo  (operation "execute_tool shell", tag toolhooks.outcome=aborted)');
-      console.log('              approvals: operation "execute_tool send_email", tag toolhooks.approval.outcome=denied');
-      console.log('  Prometheus: http://localhost:9090/graph?g0.expr=all%3Atoolhooks_abort_ratio%3Arate5m');
+      // Links only to what answers: a collector alone (no Jaeger, no Prometheus) gets none.
+      const [jaeger, prometheus] = await Promise.all([answers('http://localhost:16686/'), answers('http://localhost:9090/-/ready')]);
+      if (jaeger) {
+        console.log('  Jaeger:     http://localhost:16686/search?service=toolhooks-demo  (operation "execute_tool shell", tag toolhooks.outcome=aborted)');
+        console.log('              approvals: operation "execute_tool send_email", tag toolhooks.approval.outcome=denied');
+      }
+      if (prometheus) console.log('  Prometheus: http://localhost:9090/graph?g0.expr=all%3Atoolhooks_abort_ratio%3Arate5m');
     }
+  }
+}
+
+/** Whether something answers at `url` within a second. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok;
+  } catch {
+    return false;
   }
 }
 

@@ -86,6 +86,11 @@ function signalUrl(base: string, signal: Signal): string {
   return `${base.replace(/\/+$/, '')}/v1/${signal}`;
 }
 
+/** `TOOLHOOKS_TRACES_FILE`: the file startTelemetry() appends traces to when `options.file` is not given. */
+export function tracesFileFromEnv(): string | undefined {
+  return getStringFromEnv('TOOLHOOKS_TRACES_FILE');
+}
+
 /**
  * Whether the standard `OTEL_{TRACES,METRICS,LOGS}_EXPORTER` variable turns that signal's OTLP export
  * off (`none`), e.g. an app that only serves metrics to Prometheus. Other values are left to OTLP.

@@ -12,6 +12,7 @@ import { OTLPTraceExporter as OTLPTraceExporterJson } from '@opentelemetry/expor
 import { OTLPTraceExporter as OTLPTraceExporterProto } from '@opentelemetry/exporter-trace-otlp-proto';
 import { ConsoleSpanProcessor } from './console-exporter.js';
 import { DropReporter } from './drop-reporter.js';
+import { JsonLinesSpanExporter } from './file-exporter.js';
 import { ExportTails } from './export-tails.js';
 import {
   batchLogSettings,
@@ -93,6 +94,8 @@ export function buildPipelines(
   // The shutdown exporters give up in time for shutdown to report why, within its deadline.
   const shutdownTimeout = Math.max(1, Math.floor(checked.shutdownTimeoutMillis * 0.75));
   const consoleMode = checked.console;
+  // Console or file: the traces stay on this machine, and OTLP is used only where an endpoint is configured.
+  const local = consoleMode !== false || checked.file !== undefined;
 
   /** One signal's reporter, queue gate (batch processors only) and wrapped exporter pair, registered in `exports`. */
   const reported = <E, W extends { beginShutdown(): void; release(): void }>(
@@ -113,7 +116,7 @@ export function buildPipelines(
   let spanProcessors: SpanProcessor[];
   if (consoleMode !== false) {
     spanProcessors = [new ConsoleSpanProcessor(consoleMode)];
-  } else if (exporterIsNone('OTEL_TRACES_EXPORTER')) {
+  } else if (exporterIsNone('OTEL_TRACES_EXPORTER') || (local && !plans.traces.endpointConfigured)) {
     spanProcessors = [];
   } else {
     // Built here rather than by NodeSDK (from `traceExporter`) so that its queue limit is counted too.
@@ -123,9 +126,12 @@ export function buildPipelines(
     const { exporter, gate } = reported('traces', build, (parts) => new ReportingSpanExporter(parts), maxQueueSize);
     spanProcessors = [new GatedSpanProcessor(new BatchSpanProcessor({ exporter, ...SPAN_BATCH_DEFAULTS, ...settings }), gate)];
   }
+  if (checked.file !== undefined) {
+    spanProcessors.push(new BatchSpanProcessor({ exporter: new JsonLinesSpanExporter(checked.file), ...SPAN_BATCH_DEFAULTS, ...batchSpanSettings() }));
+  }
 
   const metricReaders: IMetricReader[] = [];
-  if (!existing.meterProvider && !exporterIsNone('OTEL_METRICS_EXPORTER') && (consoleMode === false || plans.metrics.endpointConfigured)) {
+  if (!existing.meterProvider && !exporterIsNone('OTEL_METRICS_EXPORTER') && (!local || plans.metrics.endpointConfigured)) {
     const timing = metricTiming(checked.metricExportIntervalMillis);
     const primaryTimeout = metricExporterTimeout(timing.timeoutMillis);
     const build = (timeout?: number): PushMetricExporter =>
@@ -137,7 +143,7 @@ export function buildPipelines(
   }
 
   const logRecordProcessors: LogRecordProcessor[] = [];
-  if (!existing.loggerProvider && !exporterIsNone('OTEL_LOGS_EXPORTER') && (consoleMode === false || plans.logs.endpointConfigured)) {
+  if (!existing.loggerProvider && !exporterIsNone('OTEL_LOGS_EXPORTER') && (!local || plans.logs.endpointConfigured)) {
     const settings = batchLogSettings();
     const maxQueueSize = settings.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
     const build = (timeout?: number): LogRecordExporter => tails.adopt(logExporter(plans.logs, exporterConfig(plans.logs, headers, timeout, tails)));

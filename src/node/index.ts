@@ -1,7 +1,8 @@
 /**
  * toolhooks/node — {@link startTelemetry}, the one-call OpenTelemetry SDK setup that sends toolhooks'
- * traces, metrics and logs over OTLP/HTTP (and optionally serves metrics to Prometheus), and
- * {@link TreeSpanExporter}, which prints each trace as a tree.
+ * traces, metrics and logs over OTLP/HTTP (and optionally serves metrics to Prometheus),
+ * {@link TreeSpanExporter}, which prints each trace as a tree, and {@link terminalApprover}, which asks a
+ * person at the terminal before a call runs.
  *
  * @example
  * ```ts
@@ -21,4 +22,6 @@ export type { TelemetryHandle, TelemetryStatus } from './handle.js';
 export type { OtlpProtocol } from './environment.js';
 export { TreeSpanExporter } from './tree-exporter.js';
 export { EventToSpanEventProcessor } from './event-bridge.js';
+export { terminalApprover } from './terminal-approver.js';
+export type { TerminalApproverOptions } from './terminal-approver.js';
 export type { TreeSpanExporterOptions } from './tree-exporter.js';

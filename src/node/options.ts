@@ -2,8 +2,9 @@
  * The options of startTelemetry(), and their checking: JavaScript callers get the same strictness as the
  * types give TypeScript ones, with errors naming the option and its value.
  */
+import { resolve } from 'node:path';
 import { anything, duration, readOptions } from '../internal/validate.js';
-import { checkProtocol, invalid, isHttpUrl } from './environment.js';
+import { checkProtocol, invalid, isHttpUrl, tracesFileFromEnv } from './environment.js';
 import type { OtlpProtocol } from './environment.js';
 
 /** Default `shutdownTimeoutMillis`. */
@@ -39,6 +40,14 @@ export interface StartTelemetryOptions {
    */
   readonly console?: boolean | 'tree';
   /**
+   * Append traces to this file as OTLP/JSON lines (one `ExportTraceServiceRequest` per line), the format
+   * the Collector's `otlpjsonfile` receiver and `toolhooks replay` read; relative to the current directory.
+   * Overrides `TOOLHOOKS_TRACES_FILE`. Traces then go to the file (and to the console with `console`), and
+   * over OTLP only when an endpoint is configured; so do metrics and logs. A file that cannot be written
+   * is said once, naming the path, and tool calls go on.
+   */
+  readonly file?: string;
+  /**
    * Also serve metrics for Prometheus to scrape at `http://{host}:{port}/metrics`. `host` defaults to
    * `127.0.0.1`: set `'0.0.0.0'` deliberately to expose it beyond the machine.
    */
@@ -66,6 +75,8 @@ export interface CheckedOptions {
   protocol?: OtlpProtocol;
   headers?: Record<string, string>;
   console: false | true | 'tree';
+  /** The traces file, as an absolute path. */
+  file?: string;
   prometheus?: { port: number; host?: string };
   metricExportIntervalMillis?: number;
   shutdownTimeoutMillis: number;
@@ -81,6 +92,7 @@ const OPTION_CHECKS = {
   protocol: anything,
   headers: anything,
   console: anything,
+  file: anything,
   prometheus: anything,
   metricExportIntervalMillis: anything,
   shutdownTimeoutMillis: anything,
@@ -96,7 +108,7 @@ export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   // Each option read once, for its check and its use: a getter cannot pass the check and then change.
   const given = readOptions(options, 'startTelemetry(options)', 'startTelemetry', OPTION_CHECKS) as StartTelemetryOptions;
   const checked: CheckedOptions = { console: false, shutdownTimeoutMillis: DEFAULT_SHUTDOWN_TIMEOUT_MS };
-  const { serviceName, endpoint, protocol, headers, console, prometheus, metricExportIntervalMillis, shutdownTimeoutMillis, eventBridge } = given;
+  const { serviceName, endpoint, protocol, headers, console, file, prometheus, metricExportIntervalMillis, shutdownTimeoutMillis, eventBridge } = given;
   if (eventBridge !== undefined) {
     if (typeof eventBridge !== 'boolean') invalid('options.eventBridge', eventBridge, 'true or false');
     checked.eventBridge = eventBridge;
@@ -119,6 +131,12 @@ export function checkOptions(options: StartTelemetryOptions): CheckedOptions {
   if (console !== undefined) {
     if (console !== true && console !== false && console !== 'tree') invalid('options.console', console, 'true, false or "tree"');
     checked.console = console;
+  }
+  const tracesFile = file ?? tracesFileFromEnv();
+  if (tracesFile !== undefined) {
+    const name = file === undefined ? 'TOOLHOOKS_TRACES_FILE' : 'options.file';
+    if (typeof tracesFile !== 'string' || tracesFile.trim() === '' || tracesFile.includes('\0')) invalid(name, tracesFile, 'a file path such as "traces.jsonl"');
+    checked.file = resolve(tracesFile);
   }
   if (prometheus !== undefined) {
     if (prometheus === null || typeof prometheus !== 'object') invalid('options.prometheus', prometheus, 'an object { port, host? }');

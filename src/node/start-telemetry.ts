@@ -27,6 +27,7 @@ import { cut } from '../telemetry/capture/truncate.js';
 
 let running: { readonly handle: TelemetryHandle; readonly tracerProvider: TracerProvider; readonly options: string } | undefined;
 let existingReported = false;
+let mootReported = false;
 let secondCallReported = false;
 
 /**
@@ -159,7 +160,18 @@ function reportExisting(provider: TracerProvider, checked: CheckedOptions, optio
     }
     return;
   }
-  if (!existingReported) {
+  // Options that would configure an SDK of its own mean nothing next to the app's: said once, by name.
+  const moot = Object.keys(options).filter((name) => name !== 'prometheus' && (options as Record<string, unknown>)[name] !== undefined);
+  if (moot.length > 0 && !mootReported) {
+    mootReported = true;
+    existingReported = true;
+    warnVisibly(
+      'toolhooks: a tracer provider is already registered (the app runs its own OpenTelemetry SDK), so startTelemetry() ' +
+        `starts nothing and its options ${moot.join(', ')} have no effect; toolhooks uses the existing providers. ` +
+        'Configure those on your own SDK, or call startTelemetry() before it',
+      'TOOLHOOKS_OPTIONS_IGNORED',
+    );
+  } else if (!existingReported) {
     existingReported = true;
     report(
       'info',

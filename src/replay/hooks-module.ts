@@ -15,12 +15,16 @@ function isUsable(value: unknown): value is ReplayHooks {
   return typeof candidate === 'object' && candidate !== null && Array.isArray(candidate.hooks) && candidate.hooks.length > 0;
 }
 
+/** How a module is loaded: Node's `import()` (a test gives its own, to see how each load failure reads). */
+type ModuleLoader = (url: string) => Promise<unknown>;
+const importModule: ModuleLoader = (url) => import(url);
+
 /** Imports the module and returns its default export; throws {@link ReplayInputError} saying what is wrong and what to export. */
-export async function loadHooksModule(specifier: string, cwd: string): Promise<ReplayHooks> {
+export async function loadHooksModule(specifier: string, cwd: string, load: ModuleLoader = importModule): Promise<ReplayHooks> {
   const url = pathToFileURL(resolve(cwd, specifier)).href;
   let module: { default?: unknown };
   try {
-    module = (await import(url)) as { default?: unknown };
+    module = (await load(url)) as { default?: unknown };
   } catch (error) {
     throw new ReplayInputError(`hooks module ${specifier} could not be loaded: ${errorMessage(error)}${loaderHint(specifier, error)}`, {
       cause: error,
@@ -49,7 +53,10 @@ const TYPESCRIPT_LOAD_ERRORS: readonly string[] = [
 function loaderHint(specifier: string, error: unknown): string {
   if (!/\.[mc]?ts$/i.test(specifier)) return '';
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !TYPESCRIPT_LOAD_ERRORS.includes(code)) return '';
+  // A TypeScript file Node parsed as JavaScript (a CommonJS app, a Node without type stripping) fails
+  // with a plain SyntaxError, no code: that needs the loader as much as the coded errors do.
+  const typescriptLoad = typeof code === 'string' ? TYPESCRIPT_LOAD_ERRORS.includes(code) : error instanceof SyntaxError;
+  if (!typescriptLoad) return '';
   return `; a TypeScript policy needs a loader: npm install --save-dev tsx, then NODE_OPTIONS='--import tsx' npx toolhooks replay --hooks ${specifier} …`;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The runner replay uses: the user's hooks, in their order, plus one observer that reads each phase's
- * outcome (winning hook, reasons, swallowed failures). It never has an approver: a hook that asks is
- * reported as asking, and no approver is ever called. It records no telemetry, and hooks that only
+ * outcome (winning hook, reasons, swallowed failures). Its own approver denies at once: a hook that asks
+ * is reported as asking, and no approver of the user's is ever called. It records no telemetry, and hooks that only
  * observe (MetricsHook, LoggingHook) are not called, so a replay writes no logs or metrics.
  * @internal
  */
@@ -75,6 +75,8 @@ export class ReplayRunner<S = unknown> {
         hooks: [...(options.hooks ?? []).map(muteObserver), observer],
         // Replay must not add spans to the traces it reads, nor to any other.
         tracer: new ProxyTracerProvider().getTracer('toolhooks-replay'),
+        // Nobody is asked: an Ask is reported as the Ask it is (below), whatever this answers.
+        approver: () => ({ approved: false, reason: 'replay asks nobody' }),
       });
     } catch (error) {
       throw new ReplayInputError(`hooks cannot be run: ${errorMessage(error)}`, { cause: error });
@@ -98,8 +100,8 @@ export class ReplayRunner<S = unknown> {
     try {
       const decision = await run();
       const event = this.#last as PhaseEvent | undefined;
-      // A policy that now asks: reported as the Ask it is. The runner has no approver (the options
-      // above never carry one), so the wait ends at once as no_approver and nobody is asked.
+      // A policy that now asks: reported as the Ask it is. The runner's approver (above) denies at once,
+      // so nobody is asked and nothing waits.
       if (event?.decision === 'ask') return askReplay(event);
       const reason = decision.kind === 'continue' ? null : decision.reason;
       const hook = decision.kind === 'continue' ? null : (event?.winner ?? null);

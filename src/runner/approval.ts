@@ -25,6 +25,7 @@ import {
   SPAN_APPROVAL,
 } from '../telemetry/semconv.js';
 import { activeSpanContext, endSpan, setSpanAttributes, startSpan } from '../telemetry/span.js';
+import { warnVisibly } from '../telemetry/warn-once.js';
 import type { PendingApproval as PendingHandoff } from '../flows/handoff.js';
 import type { RunnerCore } from './core.js';
 import type { Settled } from './guard.js';
@@ -163,6 +164,23 @@ async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pe
     : redirect({ newArgs: mergeArgs(record.edits), reason: `approval ${id} edited the arguments` });
 }
 
+let noApproverSaid = false;
+
+/**
+ * An Ask with nobody to answer it is denied by design (a gate never fails open), but a runner built
+ * without `approver` usually means it was forgotten: said once per process, naming the option.
+ */
+function sayNoApprover(hook: string, toolName: string): void {
+  if (noApproverSaid) return;
+  noApproverSaid = true;
+  warnVisibly(
+    `toolhooks: hook "${hook}" asked for approval of ${toolName}, but nobody can answer: the call is denied (no_approver), ` +
+      'and so is every Ask after it. Give the runner an approver: new HookRunner({ hooks, approver }) ' +
+      "(terminalApprover() from toolhooks/node asks on the terminal), or use the adapter's approvals: 'framework'",
+    'TOOLHOOKS_NO_APPROVER',
+  );
+}
+
 /**
  * Asks the approver, within the timeout and the call's signal; what it does becomes an Answer. The
  * timer is this wait's own (cleared as soon as the wait ends, however it ends), so a cancelled call
@@ -174,7 +192,10 @@ function askApprover(
   request: PhaseRequest,
   fields: Omit<ApprovalRequest, 'signal' | 'callId'> & { readonly callId: string | undefined },
 ): Promise<Answer> {
-  if (approver === undefined) return Promise.resolve(NO_APPROVER);
+  if (approver === undefined) {
+    sayNoApprover(fields.hook, fields.toolName);
+    return Promise.resolve(NO_APPROVER);
+  }
   const callSignal = request.signal;
   if (callSignal?.aborted === true) return Promise.resolve(EXPIRED);
   const controller = new AbortController();

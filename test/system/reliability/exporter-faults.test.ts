@@ -28,12 +28,22 @@ import { OtlpReceiver } from '../../support/otlp-receiver.js';
 import type { OtlpResponseMode } from '../../support/otlp-receiver.js';
 
 /**
- * Generous bounds: they catch a blocked loop or an unbounded queue, not a slow machine. A loop blocked
- * by an export (a synchronous wait on the network) stalls for the export timeout, 1 s and more here; a
- * healthy collector on a loaded 2-core machine has shown single stalls near 200 ms (GC, other test
- * workers), hence 500.
+ * Generous bounds: they catch a blocked loop or an unbounded queue, not a slow machine. A loop blocked by
+ * an export (a synchronous wait on the network) stalls for the export timeout (500 ms and more here) at
+ * every export, so it spends most of a run stalled; a busy machine also stalls a healthy process now and
+ * then (the scheduler gives the CPU to someone else, a GC), single stalls of up to a second seen at a load
+ * average of 20 on 2 cores, but they add up to a small share of the run. So what is bounded is the share
+ * of the run spent in stalls of MAX_LOOP_DELAY_MS or more, a ratio that holds however slow the machine.
  */
 const MAX_LOOP_DELAY_MS = 500;
+const MAX_STALLED_SHARE = 0.5;
+/**
+ * Every test here is sized by work (calls made, conditions waited for), never by the clock: on a busy
+ * runner it takes longer and must still pass. This is only the guard against a hang.
+ */
+const WORK_TIMEOUT_MS = 15 * 60_000;
+/** How long a condition (a drop reported, a recovery) may take to come true before the test gives up. */
+const CONDITION_TIMEOUT_MS = 120_000;
 const MAX_HEAP_GROWTH_MB = 32;
 const SIGNALS = ['span', 'metric', 'log'] as const;
 
@@ -115,12 +125,39 @@ interface Run {
   seconds: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** How many times the loop stalled for MAX_LOOP_DELAY_MS or more, and the share of the run they took. */
+  longStalls: number;
+  stalledShare: number;
+}
+
+/** Time the loop spent in stalls of `thresholdMs` or more, sampled every 10 ms until `stop()`. */
+function watchStalls(thresholdMs: number): { stop(): { stalls: number; stalledMs: number } } {
+  const tick = 10;
+  let last = performance.now();
+  let stalls = 0;
+  let stalledMs = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const gap = now - last - tick;
+    if (gap >= thresholdMs) {
+      stalls += 1;
+      stalledMs += gap;
+    }
+    last = now;
+  }, tick);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return { stalls, stalledMs };
+    },
+  };
 }
 
 /** Makes `count` calls, cycling through the four tools, with the event-loop delay measured throughout. */
 async function runCalls(hooks: HookRunner, count: number, prefix: string): Promise<Run> {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  const stalls = watchStalls(MAX_LOOP_DELAY_MS);
   const started = performance.now();
   let wrong = 0;
   for (let index = 0; index < count; index += 1) {
@@ -129,12 +166,15 @@ async function runCalls(hooks: HookRunner, count: number, prefix: string): Promi
   }
   const seconds = (performance.now() - started) / 1_000;
   histogram.disable();
+  const { stalls: longStalls, stalledMs } = stalls.stop();
   return {
     calls: count,
     wrong,
     seconds,
     loopDelayP99Ms: round(histogram.percentile(99) / 1e6),
     loopDelayMaxMs: round(histogram.max / 1e6),
+    longStalls,
+    stalledShare: round(stalledMs / (seconds * 1_000), 3),
   };
 }
 
@@ -218,7 +258,7 @@ async function start(): Promise<HookRunner> {
 }
 
 /** Waits until every signal has reported its export failure (metrics are pushed every 500 ms). */
-async function untilEverySignalFailed(timeoutMs = 8_000): Promise<void> {
+async function untilEverySignalFailed(timeoutMs = CONDITION_TIMEOUT_MS): Promise<void> {
   await vi.waitFor(
     () => {
       for (const signal of SIGNALS) expect(dropWarnings(signal)).not.toEqual([]);
@@ -303,7 +343,7 @@ async function expectRecovery(hooks: HookRunner, prefix: string, callsBefore: nu
         expect(messages, `${signal} recovery reported once`).toHaveLength(1);
       }
     },
-    { timeout: 5_000, interval: 20 },
+    { timeout: CONDITION_TIMEOUT_MS, interval: 20 },
   );
   expect(dropWarnings('span').length + dropWarnings('log').length + dropWarnings('metric').length).toBe(3); // no new outage
   return SIGNALS.flatMap((signal) => diagMessages('info', new RegExp(`^toolhooks: ${signal} export recovered`)));
@@ -335,7 +375,8 @@ function record(name: string, run: Run, extra: Partial<Figures> = {}): void {
 
 function expectHealthy(run: Run): void {
   expect(run.wrong, 'tool calls with a wrong result').toBe(0);
-  expect(run.loopDelayMaxMs, `event-loop delay max (p99 ${run.loopDelayP99Ms} ms)`).toBeLessThan(MAX_LOOP_DELAY_MS);
+  const delays = `${run.longStalls} stalls, max ${run.loopDelayMaxMs} ms, p99 ${run.loopDelayP99Ms} ms, over ${round(run.seconds)} s`;
+  expect(run.stalledShare, `share of the run in event-loop stalls of ${MAX_LOOP_DELAY_MS} ms or more (${delays})`).toBeLessThan(MAX_STALLED_SHARE);
 }
 
 // --- the faults -----------------------------------------------------------------------------------------
@@ -378,7 +419,7 @@ const FAULTS: readonly Fault[] = [
 ];
 
 describe.each(FAULTS)('collector fault: $name', (fault) => {
-  it('every call completes correctly, the loop stays responsive, drops are reported once, recovery delivers', async () => {
+  it('every call completes correctly, the loop stays responsive, drops are reported once, recovery delivers', { timeout: WORK_TIMEOUT_MS }, async () => {
     for (const [name, value] of Object.entries(fault.env ?? {})) vi.stubEnv(name, value);
     await fault.apply();
     const hooks = await start();
@@ -390,8 +431,12 @@ describe.each(FAULTS)('collector fault: $name', (fault) => {
     expect(receiver.spans()).toEqual([]); // nothing was accepted during the fault
 
     if (fault.soak === true) {
+      // Measured with no export in flight at either end (forceFlush settles them, by answer or timeout),
+      // so the figure is what 50,000 calls retain, not how many exports a slow machine had pending.
+      await handle?.forceFlush();
       const before = heapAfterGc();
       const soak = await runCalls(hooks, 50_000, 'soak');
+      await handle?.forceFlush();
       const after = heapAfterGc();
       expectHealthy(soak);
       expectDropsReportedOnce(fault.reason);
@@ -408,7 +453,7 @@ describe.each(FAULTS)('collector fault: $name', (fault) => {
 });
 
 describe('baseline: a healthy collector', () => {
-  it('the same calls with every export accepted, for comparison', async () => {
+  it('the same calls with every export accepted, for comparison', { timeout: WORK_TIMEOUT_MS }, async () => {
     const hooks = await start();
     const run = await runCalls(hooks, 2_000, 'healthy');
     expectHealthy(run);
@@ -421,7 +466,7 @@ describe('baseline: a healthy collector', () => {
 });
 
 describe('collector down, then back', () => {
-  it('drops while it is down, reports once, and delivers what is recorded after it comes back', async () => {
+  it('drops while it is down, reports once, and delivers what is recorded after it comes back', { timeout: WORK_TIMEOUT_MS }, async () => {
     const hooks = await start();
     const healthy = await runCalls(hooks, 200, 'before');
     expectHealthy(healthy);
@@ -447,7 +492,7 @@ describe('collector down, then back', () => {
 });
 
 describe('graceful shutdown with the collector up', () => {
-  it('delivers every span recorded before shutdown: zero lost', async () => {
+  it('delivers every span recorded before shutdown: zero lost', { timeout: WORK_TIMEOUT_MS }, async () => {
     const hooks = await start();
     const calls = 5_000;
     const run = await runCalls(hooks, calls, 'shutdown');

@@ -42,4 +42,15 @@ describe('startTelemetry', () => {
     expect(diag.messages).toEqual([expect.stringContaining('did not start the Prometheus endpoint: add a PrometheusExporter to your own MeterProvider')]);
     expect(trace.getTracerProvider().getTracer('t').startSpan('s').isRecording()).toBe(true);
   });
+
+  it("says once, naming them, that its options mean nothing next to the app's own SDK", async () => {
+    trace.setGlobalTracerProvider(newTracerProvider());
+    const handle = startTelemetry({ serviceName: 'my-agent', file: 'traces.jsonl', console: undefined } as never);
+    expect(handle.status).toBe('existing');
+    startTelemetry({ endpoint: 'http://localhost:4318' });
+    await handle.shutdown();
+    expect(diag.messages).toEqual([
+      expect.stringContaining('startTelemetry() starts nothing and its options serviceName, file have no effect; toolhooks uses the existing providers'),
+    ]);
+  });
 });

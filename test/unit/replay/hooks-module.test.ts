@@ -45,5 +45,9 @@ describe('loadHooksModule', () => {
     await expect(loadHooksModule(file('broken.mjs', 'export default [;'), dir)).rejects.toThrow(/^hooks module broken\.mjs could not be loaded: /);
     await expect(loadHooksModule('missing.ts', dir)).rejects.toThrow(/a TypeScript policy needs a loader: npm install --save-dev tsx/);
     await expect(loadHooksModule('missing.mjs', dir)).rejects.not.toThrow(/tsx/);
+    // TypeScript parsed as JavaScript: a SyntaxError without a code (a CommonJS app, no type stripping).
+    const syntax = Object.assign(new SyntaxError("Unexpected token ':'"), { code: undefined });
+    const loading = loadHooksModule(file('parsed-as-js.ts', 'export default [];'), dir, () => Promise.reject(syntax));
+    await expect(loading).rejects.toThrow(/could not be loaded: Unexpected token ':'; a TypeScript policy needs a loader/);
   });
 });
