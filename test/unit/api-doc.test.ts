@@ -12,10 +12,10 @@ import { entryExports } from '../support/exports.js';
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const API = readFileSync(fileURLToPath(new URL('../../docs/api.md', import.meta.url)), 'utf8');
 
-/** Every identifier that stands in a code span or a fenced block of the page. */
+/** Every identifier that stands in a code span (which may wrap onto the next line) or a fenced block of the page. */
 function documentedNames(markdown: string): Set<string> {
   const names = new Set<string>();
-  const code = [...markdown.matchAll(/```[^\n]*\n([\s\S]*?)```|`([^`\n]+)`/g)].map((match) => match[1] ?? match[2] ?? '');
+  const code = [...markdown.matchAll(/```[^\n]*\n([\s\S]*?)```|`([^`]+)`/g)].map((match) => match[1] ?? match[2] ?? '');
   for (const span of code) for (const word of span.matchAll(/[A-Za-z_$][\w$]*/g)) names.add(word[0]);
   return names;
 }
