@@ -109,14 +109,14 @@ export class ApprovalLedger {
     }
     if (entry !== undefined && this.#replays && (about === undefined ? entry.resolved.length > 0 : entry.resolved.includes(about))) {
       warnVisibly(
-        `toolhooks: ${this.#where}: approval ${JSON.stringify(id)} was already resolved; the response is ignored and the tool does not run again`,
+        `toolhooks: ${this.#where}: approval ${JSON.stringify(shown(id))} was already resolved; the response is ignored and the tool does not run again`,
         'TOOLHOOKS_APPROVAL_RESOLVED',
       );
       return { kind: 'resolved' };
     }
     if (entry !== undefined && entry.asks.length > 0) {
       warnVisibly(
-        `toolhooks: ${this.#where}: the continuation of approval ${JSON.stringify(id)} is not the call that was asked about (other arguments or another tool); it is refused and the tool does not run`,
+        `toolhooks: ${this.#where}: the continuation of approval ${JSON.stringify(shown(id))} is not the call that was asked about (other arguments or another tool); it is refused and the tool does not run`,
         'TOOLHOOKS_APPROVAL_MISMATCH',
       );
       return { kind: 'differs' };
@@ -130,6 +130,11 @@ export class ApprovalLedger {
     if (entry.asks.length === 0 && entry.resolved.length === 0) this.#entries.delete(id);
     else setBounded(this.#entries, id, entry, this.#capacity);
   }
+}
+
+/** An approval id as the app knows it: the call id, without the run or thread it is scoped by. */
+function shown(id: string): string {
+  return id.slice(id.lastIndexOf('\u0000') + 1);
 }
 
 /** Appends to a per-id list, dropping its oldest item beyond {@link PER_ID_CAPACITY}. */

@@ -29,7 +29,7 @@ import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { PendingApproval } from '../../flows/handoff.js';
 import type { Resolution } from '../approval-ledger.js';
-import { ApprovalLedger, alreadyResolved, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
+import { ApprovalLedger, alreadyResolved, approvalId, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
 import { recordDeniedCall } from '../denied-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 
@@ -100,7 +100,7 @@ export class MastraApprovals {
     const mark = requestContext.get(key);
     if (mark === undefined) return; // not asked by these hooks: Mastra's own requireApproval declined it
     // The decline names the run and the call: the ask it answers is that one's, whatever its arguments.
-    const resolution = this.#ledger.resolve(key, undefined);
+    const resolution = this.#ledger.resolve(approvalId(runId, toolCallId), undefined);
     if (resolution.kind === 'resolved') return;
     const response: ApprovalResponse = reason === undefined ? { approved: false } : { approved: false, reason };
     const notRun = declinedExecutor(toolCallId);
@@ -114,7 +114,7 @@ export class MastraApprovals {
     const result = await runToolCall({ ...plan, handoff: { id: run.toolCallId, onPending: (asked) => void (pending = asked) } });
     if (pending === undefined) return result;
     const about = callDigest(plan.toolName, plan.args);
-    this.#ledger.asked(key, about, pending.spanContext);
+    this.#ledger.asked(approvalId(run.runId, run.toolCallId), about, pending.spanContext);
     // Marked before suspending: Mastra stores the request context with the suspended run, and an eager
     // (streamed) execution's suspend throws so that Mastra raises the approval itself, later.
     run.requestContext.set(key, markOf(pending.spanContext, about));
@@ -127,7 +127,7 @@ export class MastraApprovals {
   async #continue<S>(plan: CallPlan<S>, run: AgentRun, mark: unknown): Promise<unknown> {
     const about = callDigest(plan.toolName, plan.args);
     if (!isAbout(mark, about)) return this.#refused(plan, run, { kind: 'differs' });
-    const resolution = this.#ledger.resolve(markKey(run.runId, run.toolCallId), about);
+    const resolution = this.#ledger.resolve(approvalId(run.runId, run.toolCallId), about);
     if (resolution.kind === 'resolved') return alreadyResolved(run.toolCallId);
     if (resolution.kind === 'differs') return this.#refused(plan, run, resolution);
     const answer = { response: APPROVED, askedIn: askedInOf(resolution) ?? spanContextOf(mark) };
