@@ -12,6 +12,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { HookRunner, ask, redirect } from '../../../../src/index.js';
 import { withHooks } from '../../../../src/adapters/ai/index.js';
 import {
+  ATTR_APPROVAL_ID,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
@@ -224,3 +225,36 @@ describe('the asking call\'s execute_tool span', () => {
   });
 });
 
+
+describe('a continuation bound to the call asked about', () => {
+  const approvedFor = (input: unknown, approvalId: string) => [
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'send_email', input }, { type: 'tool-approval-request', approvalId, toolCallId: 'c1' }] },
+    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] },
+  ];
+
+  it('an approved call whose input (or tool) differs from the one asked about is refused and recorded as denied, never run', async () => {
+    vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const { hooked, send, gate } = setup();
+    await hooked.toolApproval({ toolCall: { toolCallId: 'c1', toolName: 'send_email', input: { to: 'a' } }, messages: [] });
+    gate.mockClear();
+    const edited = { to: 'mallory' };
+    expect(await hooked.toolApproval({ toolCall: { toolCallId: 'c1', toolName: 'send_email', input: edited }, messages: approvedFor(edited, 'ap1') })).toEqual({
+      type: 'denied',
+      reason: 'approval ap1 was given for another call (other arguments or another tool); the tool does not run',
+    });
+    // ai 7 without toolApproval (the hooked needsApproval is not asked again): execute refuses it itself.
+    await expect(hooked.tools.send_email.execute(edited, { toolCallId: 'c1', messages: approvedFor(edited, 'ap2') })).rejects.toThrow(/approval ap2 was given for another call/);
+    expect(send).not.toHaveBeenCalled();
+    expect(gate).not.toHaveBeenCalled();
+    expect(tracing.spansNamed('execute_tool send_email').map((span) => [span.attributes[ATTR_OUTCOME], span.attributes[ATTR_APPROVAL_ID]])).toEqual([
+      ['pending', 'c1'],
+      ['denied', 'ap1'],
+      ['denied', 'ap2'],
+    ]);
+    // The call asked about still runs, once.
+    const asked = { to: 'a' };
+    expect(await hooked.toolApproval({ toolCall: { toolCallId: 'c1', toolName: 'send_email', input: asked }, messages: approvedFor(asked, 'ap3') })).toBe('not-applicable');
+    expect(await hooked.tools.send_email.execute(asked, { toolCallId: 'c1', messages: approvedFor(asked, 'ap3') })).toBe('sent');
+    vi.restoreAllMocks();
+  });
+});
