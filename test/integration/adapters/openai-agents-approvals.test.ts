@@ -249,12 +249,14 @@ describe("approvals: 'framework' — conversations whose models number their cal
     const bothArrived = new Promise<void>((resolve) => (release = resolve));
     // Both runs' before_tool phases are in flight before either invokes: both calls are held together.
     const barrier: ToolHook = { name: 'barrier', tools: ['weather'], beforeTool: async () => ((arrived += 1) === 2 ? release() : await bothArrived, undefined) };
-    const { tools, weather } = setup([barrier]);
+    const { tools, weather, before } = setup([barrier]);
     const one = agentWith(tools, [{ calls: [{ id: 'call_0', tool: 'weather', args: { city: 'Oslo' } }] }, { text: 'one' }]);
     const two = agentWith(tools, [{ calls: [{ id: 'call_0', tool: 'weather', args: { city: 'Oslo' } }] }, { text: 'two' }]);
     const results = await Promise.all([sdk().run(one.agent, 'go'), sdk().run(two.agent, 'go')]);
     expect(results.map((result) => result.finalOutput)).toEqual(['one', 'two']);
     expect(weather).toHaveBeenCalledTimes(2);
+    // Each call's hooks ran once, in its needsApproval: no invocation fell back to a call of its own.
+    expect(before).toHaveBeenCalledTimes(2);
     expect(outputsSent(one.model, 1)).toEqual({ call_0: 'sunny in Oslo' });
     expect(outputsSent(two.model, 1)).toEqual({ call_0: 'sunny in Oslo' });
     const spans = executeSpans('weather');

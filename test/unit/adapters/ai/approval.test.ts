@@ -196,7 +196,8 @@ describe('what the approval flow keeps in memory', () => {
   it('the calls held under one call id are bounded', async () => {
     const approvals = new FrameworkApprovals(runner, 'withHooks');
     for (let i = 0; i < 200; i++) await approvals.check({ toolName: 'weather', input: { n: i }, toolCallId: 'call_0' }, undefined, { messages: [] });
-    expect(approvals.preparedCount).toBe(PER_ID_CAPACITY);
+    expect(PER_ID_CAPACITY).toBe(16);
+    expect(approvals.preparedCount).toBe(16);
   });
 });
 
