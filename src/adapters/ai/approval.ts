@@ -78,7 +78,7 @@ export interface CallRunner {
   /** Records a continuation refused because its call is not the one asked about: `denied`, no hook runs. */
   refuse(call: ApprovalCall, approvalId: string, resolution: Resolution): Promise<void>;
   /** Starts a call's `execute_tool` span in `parent`, with the start attributes of every call span. */
-  startSpan(call: ApprovalCall, parent: Context): Span | undefined;
+  startAskingSpan(call: ApprovalCall, parent: Context): Span | undefined;
 }
 
 /** What `execute` takes from the approval check that came before it in the same step. */
@@ -228,7 +228,7 @@ export class FrameworkApprovals {
    * links to), started with the start attributes of every call span (a sampler sees them).
    */
   async #recordPending(call: ApprovalCall, before: HeldBefore): Promise<SpanContext | undefined> {
-    const span = this.#runner.startSpan(call, context.active());
+    const span = this.#runner.startAskingSpan(call, context.active());
     const askedIn = span !== undefined && isRecording(span) ? span.spanContext() : undefined;
     try {
       await this.#runner.record(call, { before, span });

@@ -255,7 +255,7 @@ function callRunner<S>(settings: Settings<S>): CallRunner {
     };
   };
   return {
-    startSpan: (call, parent) => startCallSpan(spec(call), parent),
+    startAskingSpan: (call, parent) => startCallSpan(spec(call), parent),
     refuse: (call, approvalId, resolution) =>
       recordDeniedCall(settings.core as RunnerCore, { toolName: call.toolName, callId: call.toolCallId, approvalId, args: spec(call).args, resolution }),
     hooked: (name) => {

@@ -178,7 +178,7 @@ describe('what the approval flow keeps in memory', () => {
     ahead: async () => ({ decision: CONTINUE, tally: { hookErrors: 0, gated: false, approval: undefined } }),
     record: async () => undefined,
     refuse: async () => undefined,
-    startSpan: () => undefined,
+    startAskingSpan: () => undefined,
   };
 
   it('a refused replay stores nothing: 1,500 replays of one approval leave only the first approval waiting for its execute', async () => {
