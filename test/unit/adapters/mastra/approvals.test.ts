@@ -72,4 +72,15 @@ describe("Mastra approvals: 'framework'", () => {
       ['completed', 'approved'],
     ]);
   });
+
+  it('an approved call that suspended itself is resumed as the approved call only with the arguments asked about', async () => {
+    vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const { send, execute } = setup();
+    const one = run('run-1');
+    await execute({ to: 'team' }, one.context);
+    const resumed = { ...one.context, agent: { ...one.context.agent, resumeData: { step: 2 } } };
+    expect(await execute({ to: 'attacker' }, resumed)).toBe('approval call_0 was given for another call (other arguments or another tool); the tool does not run');
+    expect(await execute({ to: 'team' }, resumed)).toBe('sent to team');
+    expect(send).toHaveBeenCalledTimes(1);
+  });
 });
