@@ -238,7 +238,10 @@ export interface ToolEvent {
   readonly agentName?: string;
   /**
    * Whether an enforce-mode hook was invoked in the call's before_tool phase: a call no hook could
-   * have stopped is ungated (`toolhooks.gated` on `toolhooks.tool.calls`). Always set by the runner.
+   * have stopped is ungated (`toolhooks.gated` on `toolhooks.tool.calls`). Set by the runner for every
+   * call a phase ran for; absent for a call recorded without any (a malformed call the framework
+   * rejected, a rejection the framework reports without its arguments that this process did not ask
+   * about), which is neither gated nor ungated.
    */
   readonly gated?: boolean;
   /** How the approval ended, when a hook asked for one. */

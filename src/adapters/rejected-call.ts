@@ -24,7 +24,8 @@ interface RejectedCall {
  * error's type and the tool, so no argument value reaches any signal.
  */
 export async function recordRejectedCall(core: RunnerCore, rejected: RejectedCall, error: unknown): Promise<void> {
-  const call = new ToolCall({ core, toolName: rejected.toolName, callId: rejected.callId, args: argsOf(rejected.input, core.capture.isRedactedKey), state: undefined });
+  // No phase ran: no `gated` either, so a malformed call never counts as ungated.
+  const call = new ToolCall({ core, toolName: rejected.toolName, callId: rejected.callId, args: argsOf(rejected.input, core.capture.isRedactedKey), state: undefined, tallied: { gated: undefined } });
   await call.recordFailure(core.capture.args ? error : new RejectedCallError(rejected.toolName, error));
 }
 

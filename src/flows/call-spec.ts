@@ -45,6 +45,12 @@ export interface CallSpec<S> {
   readonly handoff?: ApprovalHandoff | undefined;
   /** The call's before_tool phase, already run ahead of the call (runBeforeAhead): used instead of running it again. */
   readonly before?: HeldBefore | undefined;
+  /**
+   * A call recorded without any phase of its own (the framework rejected it, or answered its
+   * approval without running it): what an earlier pass of it tallied — `gated` undefined when none
+   * ran here, and then its tool event carries no `gated`, so it never counts as ungated.
+   */
+  readonly tallied?: { readonly gated: boolean | undefined } | undefined;
 }
 
 /**
@@ -94,6 +100,7 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
       this.gated = held.tally.gated;
       this.approval = held.tally.approval;
     }
+    if (spec.tallied?.gated !== undefined) this.gated = spec.tallied.gated;
   }
 
   /** The requested tool (before any Redirect). */
@@ -119,6 +126,12 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
 
   get handoff(): ApprovalHandoff | undefined {
     return this.#spec.handoff;
+  }
+
+  /** Whether `gated` says something: false for a call recorded without any phase, when no earlier pass ran here. */
+  get gateKnown(): boolean {
+    const tallied = this.#spec.tallied;
+    return tallied === undefined || tallied.gated !== undefined;
   }
 
   /** When the call names its known tools: one shared function, called as the request's method (`rules.isRedirectTarget(target)`), not a closure per call. */

@@ -102,10 +102,10 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     this.#adopted = spec.span !== undefined;
     const parent = this.#adopted ? undefined : activeContext();
     const span = this.#adopted
-      ? adoptSpan(spec.span, this.#startAttributes(spec), linksOf(spec))
+      ? adoptSpan(spec.span, startAttributes(spec, this.#agentName, this.#arguments), linksOf(spec))
       : parent !== undefined && isDroppedSpanIn(parent)
         ? undefined
-        : startSpan(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, this.#startAttributes(spec), parent, linksOf(spec));
+        : startSpan(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, startAttributes(spec, this.#agentName, this.#arguments), parent, linksOf(spec));
     const recording = span !== undefined && isRecording(span);
     // The API's no-op tracer (no SDK) answers with the all-zero trace id: nothing to make active.
     // A sampled-out span has a real id: active, it passes its decision on to the tool's spans.
@@ -128,23 +128,6 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     if (limit === undefined || this.#arguments === undefined || this.#arguments.length <= limit) return;
     this.#arguments = this.#core.capture.serializeWithin(args, limit);
     setSpanAttributes(span, 'execute_tool attributes', { [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: this.#arguments });
-  }
-
-  /** Everything a sampler may look at, given at start. */
-  #startAttributes(spec: CallSpec<S>): Attributes {
-    const attributes: Attributes = {
-      [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,
-      [ATTR_GEN_AI_TOOL_NAME]: spec.toolName,
-      [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION,
-    };
-    if (spec.callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = spec.callId;
-    if (spec.toolDescription !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = spec.toolDescription;
-    if (this.#agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.#agentName;
-    if (this.#arguments !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.#arguments;
-    // A continuation carries its approval's id from the start; a call that may ask gets it only if it asks.
-    if (spec.handoff?.id !== undefined && spec.handoff.answer !== undefined) attributes[ATTR_APPROVAL_ID] = spec.handoff.id;
-    if (spec.attributes !== undefined) Object.assign(attributes, spec.attributes);
-    return attributes;
   }
 
   /** Runs `body(arg, this)` with the call's span active; the body ends the call ({@link returned} / {@link threw}). */
@@ -300,8 +283,8 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
         durationMs: performance.now() - this.#started,
         retries: this.retries,
         reexecutions: this.reexecutions,
-        gated: this.gated,
       };
+      if (this.gateKnown) event.gated = this.gated;
       if (approval !== undefined) event.approval = approval.outcome;
       if (this.replaced) event.replaced = true;
       if (errorType !== undefined) event.errorType = errorType;
@@ -315,6 +298,35 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     }
     if (span !== undefined && !this.#adopted) endSpan(span);
   }
+}
+
+/** Everything a sampler may look at, given at start: the call's `gen_ai.*` attributes, the captured arguments, a continuation's approval id. */
+function startAttributes<S>(spec: CallSpec<S>, agentName: string | undefined, captured: string | undefined): Attributes {
+  const attributes: Attributes = {
+    [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,
+    [ATTR_GEN_AI_TOOL_NAME]: spec.toolName,
+    [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_FUNCTION,
+  };
+  if (spec.callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = spec.callId;
+  if (spec.toolDescription !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = spec.toolDescription;
+  if (agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = agentName;
+  if (captured !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = captured;
+  // A continuation carries its approval's id from the start; a call that may ask gets it only if it asks.
+  if (spec.handoff?.id !== undefined && spec.handoff.answer !== undefined) attributes[ATTR_APPROVAL_ID] = spec.handoff.id;
+  if (spec.attributes !== undefined) Object.assign(attributes, spec.attributes);
+  return attributes;
+}
+
+/**
+ * Starts the `execute_tool` span of `spec`'s call in `parent` with the start attributes every call
+ * span gets, for an adapter that must hold the span before the call records on it (`CallSpec.span`).
+ * Undefined under a dropped parent, as for a call's own span.
+ */
+export function startCallSpan<S>(spec: CallSpec<S>, parent: Context): Span | undefined {
+  if (isDroppedSpanIn(parent)) return undefined;
+  const core = spec.core;
+  const captured = core.capture.args ? core.capture.serialize(spec.args) : undefined;
+  return startSpan(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, startAttributes(spec, spec.agentName ?? core.agentName, captured), parent);
 }
 
 /**

@@ -159,11 +159,13 @@ function createInstruments(meter: Meter): Instruments {
 
 function recordTool(instruments: Instruments, event: ToolEvent): void {
   // Two objects, never one mutated after use: the SDK keeps the first attributes object of each series.
-  instruments.toolCalls.add(1, {
-    [ATTR_GEN_AI_TOOL_NAME]: event.toolName,
-    [ATTR_OUTCOME]: event.outcome,
-    [ATTR_GATED]: event.gated === true,
-  });
+  // A call recorded without any phase has no `gated`: neither gated nor ungated, it never pages ToolhooksUngatedCalls.
+  instruments.toolCalls.add(
+    1,
+    event.gated === undefined
+      ? { [ATTR_GEN_AI_TOOL_NAME]: event.toolName, [ATTR_OUTCOME]: event.outcome }
+      : { [ATTR_GEN_AI_TOOL_NAME]: event.toolName, [ATTR_OUTCOME]: event.outcome, [ATTR_GATED]: event.gated },
+  );
   if (!isDuration(event.durationMs)) return;
   const attributes: Attributes = {
     [ATTR_GEN_AI_TOOL_NAME]: event.toolName,

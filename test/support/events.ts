@@ -10,6 +10,7 @@ export function toolEvent(overrides: Partial<ToolEvent> = {}): ToolEvent {
     durationMs: 120,
     retries: 0,
     reexecutions: 0,
+    gated: false,
     ...overrides,
   };
 }

@@ -14,7 +14,7 @@ import { brandAcrossBuilds } from '../../internal/brand.js';
 import { setBounded } from '../../internal/bounded-map.js';
 import type { ToolArgs } from '../../hook.js';
 import type { RunnerCore } from '../../runner/core.js';
-import { ApprovalLedger, alreadyResolved } from '../approval-ledger.js';
+import { ApprovalLedger, alreadyResolved, askedInOf, callDigest } from '../approval-ledger.js';
 import { jsonOf } from '../shared.js';
 import type { AdkEvent, AdkInvocationContext, AdkPart, AdkToolContext } from './types.js';
 
@@ -79,20 +79,22 @@ export class AdkApprovals {
         onPending: (pending) => {
           state.pending = pending;
           setBounded(this.#asked, id, { toolName, args: jsonOf(args) }, 10_000);
-          this.ledger.asked(pending);
+          this.ledger.asked(id, callDigest(toolName, args), pending.spanContext);
           toolContext.requestConfirmation({ hint: pending.reason, payload: { toolhooks: { hook: pending.hook, tool: pending.toolName, args: pending.args } } });
           if (toolContext.actions !== undefined) toolContext.actions.skipSummarization = true;
         },
       };
     }
-    const resolved = this.ledger.resolve(id);
-    if (resolved === undefined) {
+    // ADK's own reason when this process asked about another call under the id; the ledger decides the rest.
+    const named = this.#mismatch(id, toolName, args);
+    const resolution = this.ledger.resolve(id, callDigest(toolName, args));
+    if (resolution.kind === 'resolved') {
       state.refused = alreadyResolved(id);
       return { id, answer: { response: { approved: false, reason: state.refused } } };
     }
-    const mismatch = this.#mismatch(id, toolName, args);
+    const mismatch = named ?? (resolution.kind === 'differs' ? 'arguments_mismatch' : undefined);
     const response = mismatch !== undefined ? { approved: false as const, reason: `tool confirmation refused: ${mismatch}` } : confirmation.confirmed === true ? { approved: true as const } : { approved: false as const, reason: 'rejected in the tool confirmation' };
-    return { id, answer: { response, askedIn: resolved.askedIn } };
+    return { id, answer: { response, askedIn: askedInOf(resolution) } };
   }
 
   /** Whether the call `id` is the one this process asked about (another process's ask is not known here and is bound by ADK). */

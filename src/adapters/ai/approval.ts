@@ -14,15 +14,15 @@
  * a tool, so the denial is recorded from the run's `onStart` event.
  * @internal
  */
-import type { SpanContext } from '@opentelemetry/api';
+import type { Context, Span, SpanContext } from '@opentelemetry/api';
 import { context } from '@opentelemetry/api';
 import type { ApprovalResponse } from '../../hook.js';
 import type { HeldBefore } from '../../flows/before-ahead.js';
 import { isPendingBefore } from '../../flows/before-ahead.js';
 import type { ApprovalHandoff, PendingApproval } from '../../flows/handoff.js';
-import { endSpan, isDroppedSpanIn, isRecording, startSpan } from '../../telemetry/span.js';
-import { SPAN_EXECUTE_TOOL_PREFIX } from '../../telemetry/semconv.js';
-import { ApprovalLedger, alreadyResolved } from '../approval-ledger.js';
+import { endSpan, isRecording } from '../../telemetry/span.js';
+import type { Resolution } from '../approval-ledger.js';
+import { ApprovalLedger, PER_ID_CAPACITY, alreadyResolved, askedInOf, callDigest, goesOn, notAskedAbout } from '../approval-ledger.js';
 import { jsonOf } from '../shared.js';
 import { answerFor, deniedCalls } from './approval-messages.js';
 import { setBounded } from '../../internal/bounded-map.js';
@@ -74,24 +74,36 @@ export interface CallRunner {
   /** Runs the before_tool phase of a call ahead of it. */
   ahead(call: ApprovalCall, handoff: ApprovalHandoff): Promise<HeldBefore>;
   /** Records a call that does not run the tool (pending, or denied by the app). */
-  record(call: ApprovalCall, parts: { readonly before?: HeldBefore; readonly handoff?: ApprovalHandoff; readonly span?: ReturnType<typeof startSpan> }): Promise<unknown>;
-  readonly tracer: Parameters<typeof startSpan>[0];
+  record(call: ApprovalCall, parts: { readonly before?: HeldBefore; readonly handoff?: ApprovalHandoff; readonly span?: Span | undefined }): Promise<unknown>;
+  /** Records a continuation refused because its call is not the one asked about: `denied`, no hook runs. */
+  refuse(call: ApprovalCall, approvalId: string, resolution: Resolution): Promise<void>;
+  /** Starts a call's `execute_tool` span in `parent`, with the start attributes of every call span. */
+  startAskingSpan(call: ApprovalCall, parent: Context): Span | undefined;
 }
 
 /** What `execute` takes from the approval check that came before it in the same step. */
 type Prepared =
   | { readonly kind: 'held'; readonly before: HeldBefore }
   | { readonly kind: 'approved'; readonly approvalId: string; readonly askedIn: SpanContext | undefined }
-  | { readonly kind: 'replayed'; readonly approvalId: string };
+  | Refused;
 
-/** What one approval check found: the SDK's answer, whether it was the continuation's check, and a replayed approval id. */
+/** A continuation that must not run: its approval was already resolved, or it is not the call asked about. */
+interface Refused {
+  readonly kind: 'replayed' | 'refused';
+  readonly approvalId: string;
+}
+
+/** What one approval check found: the SDK's answer, whether it was the continuation's check, and why a continuation is refused. */
 interface CheckResult {
   readonly status: ToolApprovalStatus;
   readonly continuation: boolean;
-  readonly replayed?: string;
+  readonly refused?: Refused;
 }
 
-/** How many prepared calls wait for their `execute` at most (a step the SDK never executes leaves some behind). */
+/**
+ * How many call ids have prepared calls waiting for their `execute` at most (a step the SDK never
+ * executes leaves some behind); each id holds at most {@link PER_ID_CAPACITY} of them.
+ */
 const PREPARED_CAPACITY = 1_000;
 
 /** A checked call's preparation, with the input it was checked with. */
@@ -113,12 +125,17 @@ export class FrameworkApprovals {
    * side by side, and each `execute` takes the one for its own input.
    */
   readonly #prepared = new Map<string, PreparedCall[]>();
-  /** The asking span of each call that asked, by tool call id: the SDK has no approvalId yet when it asks. */
-  readonly #asking = new Map<string, SpanContext | undefined>();
+  /**
+   * The calls that asked here, by tool call id (the SDK has no approvalId yet when it asks) and the
+   * digest of the call: the asking span for the continuation's link, and what the approval is about.
+   * Asks alone: a response for a call not asked here leaves nothing in it.
+   */
+  readonly #asking: ApprovalLedger;
 
   constructor(runner: CallRunner, where: string) {
     this.#runner = runner;
     this.#ledger = new ApprovalLedger(where);
+    this.#asking = new ApprovalLedger(where, ASKING_CAPACITY, { replays: false });
   }
 
   /** The `toolApproval` function for `generateText` / `streamText` / `ToolLoopAgent`. */
@@ -131,17 +148,22 @@ export class FrameworkApprovals {
       return (await ownApproval(tools?.[toolName]?.needsApproval, toolName, input, toolCallId, options)) ? 'user-approval' : 'not-applicable';
     }
     const decided = await this.check({ toolName, input, toolCallId }, hooked.needsApproval, options);
-    return decided.replayed !== undefined ? { type: 'denied', reason: alreadyResolved(decided.replayed) } : decided.status;
+    return decided.refused !== undefined ? { type: 'denied', reason: refusal(decided.refused) } : decided.status;
   };
 
-  /** Records the app's denials from a run's start event (`onStart`): the SDK calls no tool for them. */
+  /**
+   * Records the app's denials from a run's start event (`onStart`): the SDK calls no tool for them.
+   * Only a denial of a call this process asked about (its id and input) is recorded: the client writes
+   * the messages, and a denial of anything else is not a decision of ours — it runs no hook, counts in
+   * no metric and leaves nothing in memory.
+   */
   readonly onStart = async (event: { readonly messages?: readonly unknown[] } | undefined): Promise<void> => {
     for (const denied of deniedCalls(event?.messages)) {
       if (this.#runner.hooked(denied.toolName) === undefined) continue;
-      const resolved = this.#resolve(denied.toolCallId, denied.approvalId);
-      if (resolved === undefined) continue;
+      const asked = this.#asking.resolve(denied.toolCallId, callDigest(denied.toolName, denied.input));
+      if (asked.kind !== 'asked') continue;
       const response: ApprovalResponse = denied.reason === undefined ? { approved: false } : { approved: false, reason: denied.reason };
-      await this.#runner.record(denied, { handoff: { id: denied.approvalId, answer: { response, askedIn: resolved.askedIn } } });
+      await this.#runner.record(denied, { handoff: { id: denied.approvalId, answer: { response, askedIn: asked.askedIn } } });
     }
   };
 
@@ -154,12 +176,10 @@ export class FrameworkApprovals {
     if (answer !== undefined) {
       // The continuation: the SDK checks an approved call again before it runs it.
       if (!answer.approved) return { status: 'not-applicable', continuation: true };
-      const resolved = this.#resolve(call.toolCallId, answer.approvalId);
-      if (resolved === undefined) {
-        this.#prepare(call, { kind: 'replayed', approvalId: answer.approvalId });
-        return { status: 'not-applicable', continuation: true, replayed: answer.approvalId };
-      }
-      this.#prepare(call, { kind: 'approved', approvalId: answer.approvalId, askedIn: resolved.askedIn });
+      const continuation = await this.#continuation(call, answer.approvalId);
+      // A refused continuation stores nothing: the SDK denies it without an `execute` to take it.
+      if (continuation.kind !== 'approved') return { status: 'not-applicable', continuation: true, refused: continuation };
+      this.#prepare(call, continuation);
       return { status: 'not-applicable', continuation: true };
     }
     if (await ownApproval(ownNeedsApproval, call.toolName, call.input, call.toolCallId, options)) return { status: 'user-approval', continuation: false };
@@ -170,7 +190,7 @@ export class FrameworkApprovals {
       return { status: 'not-applicable', continuation: false };
     }
     const askedIn = await this.#recordPending(call, before);
-    setBounded(this.#asking, call.toolCallId, askedIn ?? pending.spanContext, ASKING_CAPACITY);
+    this.#asking.asked(call.toolCallId, callDigest(call.toolName, call.input), askedIn ?? pending.spanContext);
     return { status: { type: 'user-approval', reason: pending.reason }, continuation: false };
   }
 
@@ -180,20 +200,35 @@ export class FrameworkApprovals {
    * does not check approved calls again). A preparation is used once, and only by a call with the input
    * it was checked with.
    */
-  forExecute(toolCallId: string | undefined, input: unknown, messages: unknown): Prepared | undefined {
-    if (toolCallId === undefined) return undefined;
-    const prepared = this.#take(toolCallId, input);
+  async forExecute(call: ApprovalCall | undefined, messages: unknown): Promise<Prepared | undefined> {
+    if (call === undefined) return undefined;
+    const prepared = this.#take(call.toolCallId, call.input);
     if (prepared !== undefined) return prepared;
-    const answer = answerFor(messages, toolCallId);
+    const answer = answerFor(messages, call.toolCallId);
     if (answer === undefined || !answer.approved) return undefined;
-    const resolved = this.#resolve(toolCallId, answer.approvalId);
-    return resolved === undefined ? { kind: 'replayed', approvalId: answer.approvalId } : { kind: 'approved', approvalId: answer.approvalId, askedIn: resolved.askedIn };
+    return this.#continuation(call, answer.approvalId);
   }
 
-  /** The asking call, on an `execute_tool` span of toolhooks' own (its context is what the continuation links to). */
+  /**
+   * An approved continuation: resolved once (a replay is refused), and only for the call that was
+   * asked about when this process asked under its id (another call is refused and recorded `denied`).
+   */
+  async #continuation(call: ApprovalCall, approvalId: string): Promise<Extract<Prepared, { kind: 'approved' }> | Refused> {
+    if (!goesOn(this.#ledger.resolve(approvalId, undefined))) return { kind: 'replayed', approvalId };
+    const asked = this.#asking.resolve(call.toolCallId, callDigest(call.toolName, call.input));
+    if (!goesOn(asked)) {
+      await this.#runner.refuse(call, approvalId, asked);
+      return { kind: 'refused', approvalId };
+    }
+    return { kind: 'approved', approvalId, askedIn: askedInOf(asked) };
+  }
+
+  /**
+   * The asking call, on an `execute_tool` span of toolhooks' own (its context is what the continuation
+   * links to), started with the start attributes of every call span (a sampler sees them).
+   */
   async #recordPending(call: ApprovalCall, before: HeldBefore): Promise<SpanContext | undefined> {
-    const parent = context.active();
-    const span = isDroppedSpanIn(parent) ? undefined : startSpan(this.#runner.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${call.toolName}`, {}, parent);
+    const span = this.#runner.startAskingSpan(call, context.active());
     const askedIn = span !== undefined && isRecording(span) ? span.spanContext() : undefined;
     try {
       await this.#runner.record(call, { before, span });
@@ -206,7 +241,15 @@ export class FrameworkApprovals {
   #prepare(call: ApprovalCall, prepared: Prepared): void {
     const held = this.#prepared.get(call.toolCallId) ?? [];
     held.push({ input: call.input, prepared });
+    if (held.length > PER_ID_CAPACITY) held.shift();
     setBounded(this.#prepared, call.toolCallId, held, PREPARED_CAPACITY);
+  }
+
+  /** How many prepared calls wait for their `execute` (for tests of the bound). @internal */
+  get preparedCount(): number {
+    let count = 0;
+    for (const held of this.#prepared.values()) count += held.length;
+    return count;
   }
 
   /**
@@ -227,17 +270,11 @@ export class FrameworkApprovals {
     if (held.length === 0) this.#prepared.delete(toolCallId);
     return entry?.prepared;
   }
+}
 
-  /**
-   * Resolves an approval once: the span that asked for the call (when this process asked), or
-   * undefined when the approval was already resolved here (the ledger has warned, naming it).
-   */
-  #resolve(toolCallId: string, approvalId: string): { readonly askedIn: SpanContext | undefined } | undefined {
-    if (this.#ledger.resolve(approvalId) === undefined) return undefined;
-    const askedIn = this.#asking.get(toolCallId);
-    this.#asking.delete(toolCallId);
-    return { askedIn };
-  }
+/** The text the model reads for a refused continuation. */
+function refusal(refused: Refused): string {
+  return refused.kind === 'replayed' ? alreadyResolved(refused.approvalId) : notAskedAbout(refused.approvalId);
 }
 
 /** A tool's own `needsApproval` (boolean, or the SDK's function of the input), read as the SDK reads it; what it throws reaches the SDK. */

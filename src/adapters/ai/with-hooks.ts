@@ -15,7 +15,9 @@ import { copyWith, mapToolRecord, readApprovalsMode, readLimits, requireOptionsO
 import type { HeldBefore } from '../../flows/before-ahead.js';
 import { runBeforeAhead } from '../../flows/before-ahead.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
-import { alreadyResolved } from '../approval-ledger.js';
+import { alreadyResolved, notAskedAbout } from '../approval-ledger.js';
+import { recordDeniedCall } from '../denied-call.js';
+import { startCallSpan } from '../../flows/tool-call.js';
 import type { ApprovalCall, CallRunner, ToolApprovalOptions, ToolApprovalStatus } from './approval.js';
 import { FrameworkApprovals } from './approval.js';
 import { frameworkToolSpan } from './framework-span.js';
@@ -227,9 +229,9 @@ function hookedNeedsApproval(name: string, runnable: Runnable, approvals: Framew
   const own: unknown = (runnable.tool as { needsApproval?: unknown }).needsApproval;
   return async (input: unknown, sdkOptions?: { toolCallId?: unknown; messages?: readonly unknown[] }): Promise<boolean> => {
     const toolCallId = typeof sdkOptions?.toolCallId === 'string' ? sdkOptions.toolCallId : '';
-    const { status, continuation, replayed } = await approvals.check({ toolName: name, input, toolCallId }, own, { messages: sdkOptions?.messages });
+    const { status, continuation, refused } = await approvals.check({ toolName: name, input, toolCallId }, own, { messages: sdkOptions?.messages });
     // ai 6 checks an approved call again and denies it when the answer is false: true lets it run, once.
-    if (continuation) return replayed === undefined;
+    if (continuation) return refused === undefined;
     return status === 'user-approval' || (typeof status === 'object' && status.type === 'user-approval');
   };
 }
@@ -253,7 +255,9 @@ function callRunner<S>(settings: Settings<S>): CallRunner {
     };
   };
   return {
-    tracer: settings.core.tracer,
+    startAskingSpan: (call, parent) => startCallSpan(spec(call), parent),
+    refuse: (call, approvalId, resolution) =>
+      recordDeniedCall(settings.core as RunnerCore, { toolName: call.toolName, callId: call.toolCallId, approvalId, args: spec(call).args, resolution }),
     hooked: (name) => {
       const runnable = settings.runnables.get(name);
       return runnable === undefined ? undefined : { needsApproval: (runnable.tool as { needsApproval?: unknown }).needsApproval };
@@ -292,7 +296,7 @@ async function runCall<S>(
   const { toolCallId, abortSignal } = readSdkOptions(sdkOptions);
   const runnables = settings.runnables;
   const approvals = settings.approvals;
-  const parts = approvals === undefined ? undefined : approvalParts(approvals, toolCallId, input, (sdkOptions as { messages?: unknown } | undefined)?.messages);
+  const parts = approvals === undefined ? undefined : await approvalParts(approvals, toolCallId === undefined ? undefined : { toolName: name, input, toolCallId }, (sdkOptions as { messages?: unknown } | undefined)?.messages);
   try {
     return await runToolCall<S>(
       setCallPlan(settings, runnables, runnable, executorOf, {
@@ -331,11 +335,13 @@ function forTheModel(error: unknown): unknown {
  * approval check, or the app's approval. A response replayed for an approval already resolved never
  * runs the tool again: the SDK reports this error to the model as the tool's error.
  */
-function approvalParts(approvals: FrameworkApprovals, toolCallId: string | undefined, input: unknown, messages: unknown): ApprovalParts | undefined {
-  const prepared = approvals.forExecute(toolCallId, input, messages);
+async function approvalParts(approvals: FrameworkApprovals, call: ApprovalCall | undefined, messages: unknown): Promise<ApprovalParts | undefined> {
+  const prepared = await approvals.forExecute(call, messages);
   if (prepared === undefined) return undefined;
   if (prepared.kind === 'held') return { before: prepared.before };
   if (prepared.kind === 'replayed') throw new Error(alreadyResolved(prepared.approvalId));
+  if (prepared.kind === 'refused') throw new Error(notAskedAbout(prepared.approvalId));
+  if (prepared.kind !== 'approved') return undefined;
   return { handoff: { id: prepared.approvalId, answer: { response: { approved: true }, askedIn: prepared.askedIn } } };
 }
 

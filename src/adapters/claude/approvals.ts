@@ -99,9 +99,9 @@ class DeferredState {
     this.ledger = new ApprovalLedger('claudeAgentHooks (defer)', capacity);
   }
 
-  /** Pass 1: the call `pending.id` was deferred. */
-  asked(pending: PendingApproval): void {
-    this.ledger.asked(pending);
+  /** Pass 1: the call `pending.id` was deferred; `about` is the digest of the requested call. */
+  asked(pending: PendingApproval, about: string | undefined): void {
+    this.ledger.asked(pending.id, about, pending.spanContext);
     const { id, toolName, args, reason, hook } = pending;
     this.remember(this.requests, id, Object.freeze({ id, toolName, args, reason, hook }));
   }

@@ -11,6 +11,7 @@ import { HookAbortError } from '../../index.js';
 import type { ApprovalResponse, ToolArgs } from '../../index.js';
 import { warnVisibly } from '../../telemetry/warn-once.js';
 import { toText } from '../shared.js';
+import { askedInOf, goesOn } from '../approval-ledger.js';
 import type { AskedCall } from './asked.js';
 import type { Settings } from './call.js';
 import { callTool, idOf, sameJson, stop } from './call.js';
@@ -71,10 +72,11 @@ export async function batchEnded<S>(input: ClaudeHookInput, settings: Settings<S
  */
 function continueAsked<S>(settings: Settings<S>, id: string, asked: AskedCall, outcome: { approved: ApprovalResponse; output?: () => unknown }): Promise<unknown> | undefined {
   if (settings.approvals.kind !== 'ask') return undefined;
-  const resolved = settings.approvals.ledger.resolve(id);
-  if (resolved === undefined) return undefined; // already resolved here: warned, nothing runs or is recorded again
+  // The SDK's own prompt answers the call it asked about: no digest to compare.
+  const resolution = settings.approvals.ledger.resolve(id, undefined);
+  if (!goesOn(resolution)) return undefined; // already resolved here: warned, nothing runs or is recorded again
   const output = outcome.output ?? (() => undefined);
-  return callTool(settings, { ...asked, id }, () => output(), { id, answer: { response: outcome.approved, askedIn: resolved.askedIn } });
+  return callTool(settings, { ...asked, id }, () => output(), { id, answer: { response: outcome.approved, askedIn: askedInOf(resolution) } });
 }
 
 /** The approval of a call the SDK ran: with the input it ran with as edits when the prompt changed it. */

@@ -7,7 +7,10 @@
 import { HookAbortError } from '../../index.js';
 import type { Executor } from '../../index.js';
 import type { ApprovalHandoff, PendingApproval } from '../../flows/handoff.js';
-import { alreadyResolved } from '../approval-ledger.js';
+import type { Resolution } from '../approval-ledger.js';
+import { alreadyResolved, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
+import { recordDeniedCall } from '../denied-call.js';
+import { runnerCore } from '../../runner/registry.js';
 import { toText } from '../shared.js';
 import type { ClaudeCall, Settings } from './call.js';
 import { callTool, deny, preToolUse, readCall, sameJson, stop, toolInput } from './call.js';
@@ -23,10 +26,12 @@ export function beforeTool<S>(input: ClaudeHookInput, toolUseID: string | undefi
   if (approvals.kind === 'defer' && id !== undefined) {
     const response = approvals.state.take(id);
     if (response !== undefined) {
-      // The resumed query: the app's answer settles the Ask; the approval id is resolved once only.
-      const resolved = approvals.state.ledger.resolve(id);
-      if (resolved === undefined) return Promise.resolve(deny(alreadyResolved(id)));
-      return run(call, settings, () => ({ id, answer: { response, askedIn: resolved.askedIn } }), response.approved);
+      // The resumed query: the app's answer settles the Ask; the approval id is resolved once only, and
+      // only for the call that was deferred (a resumed call with other input or another tool is refused).
+      const resolution = approvals.state.ledger.resolve(id, callDigest(call.toolName, call.args));
+      if (resolution.kind === 'resolved') return Promise.resolve(deny(alreadyResolved(id)));
+      if (resolution.kind === 'differs') return refused(call, settings, id, resolution);
+      return run(call, settings, () => ({ id, answer: { response, askedIn: askedInOf(resolution) } }), response.approved);
     }
   }
   if (approvals.kind === 'runner' || id === undefined) return run(call, settings, () => undefined, false);
@@ -42,12 +47,12 @@ function handOff<S>(call: ClaudeCall, settings: Settings<S>, pending: PendingApp
     return;
   }
   if (approvals.kind === 'defer') {
-    approvals.state.asked(pending);
+    approvals.state.asked(pending, callDigest(call.toolName, call.args));
     answer(preToolUse('defer', pending.reason));
     return;
   }
   if (approvals.kind !== 'ask' || call.id === undefined) return;
-  approvals.ledger.asked(pending);
+  approvals.ledger.asked(pending.id, undefined, pending.spanContext);
   settings.asked.add(call.id, { toolName: call.toolName, args: call.args, wrapped: call.wrapped, sessionId: call.sessionId });
   // A Redirect's newArgs before the Ask: the SDK asks about (and runs) the input the hooks chose.
   answer(preToolUse('ask', pending.reason, sameJson(pending.args, call.args) ? undefined : toolInput(call, pending.args)));
@@ -84,6 +89,12 @@ function run<S>(call: ClaudeCall, settings: Settings<S>, handoff: (answer: Answe
       (error: unknown) => answer(error instanceof HookAbortError ? stop(error, deny(error.reason)) : {}),
     );
   });
+}
+
+/** A resumed call that is not the one deferred: recorded as `denied` without running its hooks, and denied. */
+async function refused<S>(call: ClaudeCall, settings: Settings<S>, id: string, resolution: Resolution): Promise<ClaudeHookOutput> {
+  await recordDeniedCall(runnerCore(settings.runner, 'claudeAgentHooks'), { toolName: call.toolName, callId: id, approvalId: id, args: call.args, resolution });
+  return deny(notAskedAbout(id));
 }
 
 function redirectReason(call: ClaudeCall, target: string, args: ClaudeCall['args']): string {

@@ -15,7 +15,7 @@ import { addSpanLink } from '../../telemetry/span.js';
 import { ATTR_APPROVAL_ID } from '../../telemetry/semconv.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
 import type { ApprovalLedger } from '../approval-ledger.js';
-import { alreadyResolved } from '../approval-ledger.js';
+import { alreadyResolved, approvalId, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
 
 /**
  * The value of the interrupt an Ask raises (`result.__interrupt__[i].value`): LangChain's own
@@ -72,7 +72,10 @@ export interface CallApproval {
   suspended?: boolean;
   /** The resume answered no (or could not be read): the model gets a ToolMessage with status `error`. */
   denied?: boolean;
-  /** The resume was for a call already resolved here: the model gets this text, the tool does not run. */
+  /**
+   * The resume was for a call already resolved here, or this process asked about another call under
+   * its id (other arguments, another tool): the model gets this text, the tool does not run.
+   */
   alreadyResolved?: string;
   /**
    * Set once the resume resolved the approval: marks it asked again, for a tool that then interrupts
@@ -94,17 +97,30 @@ export function interruptApproval(request: ToolCallRequest, ledger: ApprovalLedg
       : () => {
           throw new TypeError("toolhooksMiddleware: approvals 'framework' needs LangGraph's interrupt() (request.runtime.interrupt), which this agent's runtime does not give");
         };
+  // Kept under the thread and the tool call id, about the requested call: two threads whose models
+  // number their calls alike ask and resume apart, and a resumed call that differs is refused.
+  const threadId = (request.runtime as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id;
+  const asked: AskedAbout = {
+    key: approvalId(typeof threadId === 'string' ? threadId : undefined, request.toolCall.id ?? ''),
+    about: callDigest(request.toolCall.name, request.toolCall.args),
+  };
   return {
-    approver: interruptApprover(interrupt, ledger, call),
+    approver: interruptApprover(interrupt, ledger, asked, call),
     handoff: { id: request.toolCall.id, isSuspension: isGraphInterrupt },
   };
+}
+
+/** A call's approval in the ledger: its key and the digest of the requested call. */
+interface AskedAbout {
+  readonly key: string;
+  readonly about: string | undefined;
 }
 
 /**
  * The approver of one hooked call: asks through `interrupt()` (which throws on the asking pass and
  * returns the resume value on the resumed one) and reads the resume value.
  */
-function interruptApprover(interrupt: Interrupt, ledger: ApprovalLedger, call: CallApproval): Approver {
+function interruptApprover(interrupt: Interrupt, ledger: ApprovalLedger, asked: AskedAbout, call: CallApproval): Approver {
   return (request) => {
     let resumed: unknown;
     try {
@@ -116,18 +132,17 @@ function interruptApprover(interrupt: Interrupt, ledger: ApprovalLedger, call: C
         call.denied = true;
         throw error;
       }
-      const { id, toolName, args, reason, hook } = request;
-      ledger.asked({ id, toolName, args, reason, hook, deniedResult: undefined, spanContext: callSpanContext() });
+      ledger.asked(asked.key, asked.about, callSpanContext());
       throw error;
     }
-    const resolved = ledger.resolve(request.id);
-    if (resolved === undefined) {
-      call.alreadyResolved = alreadyResolved(request.id);
+    const resolution = ledger.resolve(asked.key, asked.about);
+    if (resolution.kind === 'resolved' || resolution.kind === 'differs') {
+      call.alreadyResolved = resolution.kind === 'resolved' ? alreadyResolved(request.id) : notAskedAbout(request.id);
       return { approved: false, reason: call.alreadyResolved };
     }
-    if (resolved.askedIn !== undefined) linkToAsker(resolved.askedIn, request.id);
-    const { id, toolName, args, reason, hook } = request;
-    call.rearm = () => ledger.asked({ id, toolName, args, reason, hook, deniedResult: undefined, spanContext: resolved.askedIn });
+    const askedIn = askedInOf(resolution);
+    if (askedIn !== undefined) linkToAsker(askedIn, request.id);
+    call.rearm = () => ledger.asked(asked.key, asked.about, askedIn);
     try {
       const response = readResume(resumed, request.toolName, request.args);
       if (!response.approved) call.denied = true;

@@ -26,8 +26,11 @@ import { isSpanContextValid } from '@opentelemetry/api';
 import type { ApprovalResponse } from '../../hook.js';
 import type { CallPlan, Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
+import type { RunnerCore } from '../../runner/core.js';
 import type { PendingApproval } from '../../flows/handoff.js';
-import { ApprovalLedger, alreadyResolved } from '../approval-ledger.js';
+import type { Resolution } from '../approval-ledger.js';
+import { ApprovalLedger, alreadyResolved, approvalId, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
+import { recordDeniedCall } from '../denied-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 
 /** The request-context key of an asked call: the run's id and Mastra's tool call id follow. */
@@ -55,6 +58,8 @@ interface AgentRun {
 
 /** The mark an asked call leaves in the request context: JSON, since Mastra's storage serialises it. */
 interface Mark {
+  /** The digest of the call asked about: a continuation with another call is refused, in any process. */
+  readonly about?: string;
   readonly traceId?: string;
   readonly spanId?: string;
   readonly traceFlags?: number;
@@ -91,13 +96,15 @@ export class MastraApprovals {
    * never runs; Mastra has already given the model its decline.
    */
   async declined<S>(plan: CallPlan<S>, requestContext: RequestContextLike, runId: string, toolCallId: string, reason: string | undefined): Promise<void> {
-    const mark = requestContext.get(markKey(runId, toolCallId));
+    const key = markKey(runId, toolCallId);
+    const mark = requestContext.get(key);
     if (mark === undefined) return; // not asked by these hooks: Mastra's own requireApproval declined it
-    const resolved = this.#ledger.resolve(toolCallId);
-    if (resolved === undefined) return;
+    // The decline names the run and the call: the ask it answers is that one's, whatever its arguments.
+    const resolution = this.#ledger.resolve(approvalId(runId, toolCallId), undefined);
+    if (resolution.kind === 'resolved') return;
     const response: ApprovalResponse = reason === undefined ? { approved: false } : { approved: false, reason };
     const notRun = declinedExecutor(toolCallId);
-    const answer = { response, askedIn: resolved.askedIn ?? spanContextOf(mark) };
+    const answer = { response, askedIn: askedInOf(resolution) ?? spanContextOf(mark) };
     await runToolCall({ ...plan, execute: notRun, redirectExecutor: (name) => (plan.redirectExecutor(name) === undefined ? undefined : notRun), handoff: { id: toolCallId, answer } });
   }
 
@@ -106,10 +113,11 @@ export class MastraApprovals {
     let pending: PendingApproval | undefined;
     const result = await runToolCall({ ...plan, handoff: { id: run.toolCallId, onPending: (asked) => void (pending = asked) } });
     if (pending === undefined) return result;
-    this.#ledger.asked(pending);
+    const about = callDigest(plan.toolName, plan.args);
+    this.#ledger.asked(approvalId(run.runId, run.toolCallId), about, pending.spanContext);
     // Marked before suspending: Mastra stores the request context with the suspended run, and an eager
     // (streamed) execution's suspend throws so that Mastra raises the approval itself, later.
-    run.requestContext.set(key, markOf(pending.spanContext));
+    run.requestContext.set(key, markOf(pending.spanContext, about));
     // Mastra shows the app what would run: a Redirect's tool and merged arguments when a hook made one.
     await run.suspend(undefined, { requireToolApproval: { toolName: pending.toolName, args: pending.args } });
     return undefined;
@@ -117,15 +125,25 @@ export class MastraApprovals {
 
   /** Pass 2: Mastra runs `execute` again only for an approved call; the approval settles the Ask. */
   async #continue<S>(plan: CallPlan<S>, run: AgentRun, mark: unknown): Promise<unknown> {
-    const resolved = this.#ledger.resolve(run.toolCallId);
-    if (resolved === undefined) return alreadyResolved(run.toolCallId);
-    const answer = { response: APPROVED, askedIn: resolved.askedIn ?? spanContextOf(mark) };
+    const about = callDigest(plan.toolName, plan.args);
+    if (!isAbout(mark, about)) return this.#refused(plan, run, { kind: 'differs' });
+    const resolution = this.#ledger.resolve(approvalId(run.runId, run.toolCallId), about);
+    if (resolution.kind === 'resolved') return alreadyResolved(run.toolCallId);
+    if (resolution.kind === 'differs') return this.#refused(plan, run, resolution);
+    const answer = { response: APPROVED, askedIn: askedInOf(resolution) ?? spanContextOf(mark) };
     return runToolCall({ ...plan, handoff: { id: run.toolCallId, answer } });
   }
 
   /** An approved call that suspended itself, resumed: its approval settles the Ask again. */
   #resumed<S>(plan: CallPlan<S>, run: AgentRun, mark: unknown): Promise<unknown> {
+    if (!isAbout(mark, callDigest(plan.toolName, plan.args))) return this.#refused(plan, run, { kind: 'differs' });
     return runToolCall({ ...plan, handoff: { id: run.toolCallId, answer: { response: APPROVED, askedIn: spanContextOf(mark) } } });
+  }
+
+  /** A continuation whose call is not the one asked about: recorded as `denied`, never run; the model reads why. */
+  async #refused<S>(plan: CallPlan<S>, run: AgentRun, resolution: Resolution): Promise<unknown> {
+    await recordDeniedCall(plan.core as RunnerCore, { toolName: plan.toolName, callId: run.toolCallId, approvalId: run.toolCallId, args: plan.args, resolution });
+    return notAskedAbout(run.toolCallId);
   }
 }
 
@@ -148,8 +166,18 @@ export function isRequestContext(value: unknown): value is RequestContextLike {
   return typeof get === 'function' && typeof set === 'function';
 }
 
-function markOf(spanContext: SpanContext | undefined): Mark {
-  return spanContext === undefined ? {} : { traceId: spanContext.traceId, spanId: spanContext.spanId, traceFlags: spanContext.traceFlags };
+function markOf(spanContext: SpanContext | undefined, about: string | undefined): Mark {
+  const asked: Mark = about === undefined ? {} : { about };
+  return spanContext === undefined ? asked : { ...asked, traceId: spanContext.traceId, spanId: spanContext.spanId, traceFlags: spanContext.traceFlags };
+}
+
+/**
+ * Whether the call continuing is the one its mark was asked about. A mark without a digest (Mastra's
+ * own approval, arguments that are not JSON, a mark of an older version) accepts any.
+ */
+function isAbout(mark: unknown, about: string | undefined): boolean {
+  const asked = mark !== null && typeof mark === 'object' ? (mark as Mark).about : undefined;
+  return typeof asked !== 'string' || asked === about;
 }
 
 /** The asking span from a mark, when it names a valid one (a mark read back from storage). */

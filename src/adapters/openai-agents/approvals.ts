@@ -7,9 +7,10 @@
 import { typeName } from '../../internal/describe.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
-import { ApprovalLedger } from '../approval-ledger.js';
+import type { ToolArgs } from '../../hook.js';
+import { ApprovalLedger, alreadyResolved, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
 import { HeldCalls } from './held-calls.js';
-import { recordDeniedCall } from './denied-call.js';
+import { recordDeniedCall } from '../denied-call.js';
 
 /** The approvals of one `withHooks(…, { approvals: 'framework' })`. @internal */
 export class FrameworkApprovals {
@@ -21,7 +22,9 @@ export class FrameworkApprovals {
     where: string,
   ) {
     this.ledger = new ApprovalLedger(where);
-    this.held = new HeldCalls((pending) => this.ledger.asked(pending));
+    // The SDK's approvals outlive the process (RunState.toString()) and carry no run id: an approval is
+    // kept under its call id, with the digest of the call it is about.
+    this.held = new HeldCalls((pending, about) => this.ledger.asked(pending.id, about, pending.spanContext));
   }
 
   /** Marks a hooked tool as one of these approvals' (for {@link approvalRejections}). */
@@ -32,13 +35,19 @@ export class FrameworkApprovals {
   /**
    * The hand-off of a call the SDK invokes: the app's approval when its run state approved the call
    * (`undefined` when it did not — the call runs as the hooks decide, a new Ask with the runner's
-   * approver), `'resolved'` when this approval was already used here (the call must not run again).
+   * approver), or the text the model reads instead when the call must not run: its approval was
+   * already used here, or this process asked about another call under its id (other arguments).
+   * The latter is recorded as a `denied` call.
    */
-  continuation(runContext: unknown, toolName: string, callId: string): ApprovalHandoff | 'resolved' | undefined {
+  async continuation(runContext: unknown, toolName: string, callId: string, args: ToolArgs): Promise<ApprovalHandoff | string | undefined> {
     if (approvalOf(runContext, toolName, callId) !== true) return undefined;
-    const resolved = this.ledger.resolve(callId);
-    if (resolved === undefined) return 'resolved';
-    return { id: callId, answer: { response: { approved: true }, askedIn: resolved.askedIn } };
+    const resolution = this.ledger.resolve(callId, callDigest(toolName, args));
+    if (resolution.kind === 'resolved') return alreadyResolved(callId);
+    if (resolution.kind === 'differs') {
+      await recordDeniedCall(this.core, { toolName, callId, approvalId: callId, args, resolution });
+      return notAskedAbout(callId);
+    }
+    return { id: callId, answer: { response: { approved: true }, askedIn: askedInOf(resolution) } };
   }
 }
 
@@ -125,8 +134,9 @@ export function approvalRejections(tools: readonly unknown[], options?: Approval
     const own = formatter === undefined ? undefined : await formatter(args);
     const approvals = args.kind === 'approval_rejected' && args.toolType === 'function' ? byName.get(args.toolName) : undefined;
     if (approvals === undefined) return own;
-    const resolved = approvals.ledger.resolve(args.callId);
-    if (resolved !== undefined) await recordDeniedCall(approvals.core, { toolName: args.toolName, callId: args.callId, askedIn: resolved.askedIn });
+    // The SDK tells the call id, not the arguments: the oldest ask of the id is the one rejected.
+    const resolution = approvals.ledger.resolve(args.callId, undefined);
+    if (resolution.kind !== 'resolved') await recordDeniedCall(approvals.core, { toolName: args.toolName, callId: args.callId, approvalId: args.callId, resolution });
     return own ?? `${args.defaultMessage} The tool "${args.toolName}" was not run.`;
   };
 }

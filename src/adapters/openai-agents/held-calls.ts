@@ -124,13 +124,25 @@ class HeldCall {
 /** Starts a call's flow with the hand-off and the way its executor has its work done. */
 type StartHeld = (handoff: ApprovalHandoff, perform: Perform) => Promise<unknown>;
 
+/** A number per run context (the SDK passes one object to a run's `needsApproval`, guardrails and `invoke`). */
+const runScopes = new WeakMap<object, number>();
+let nextRunScope = 0;
+
+function runScope(runContext: unknown): number | undefined {
+  if (runContext === null || typeof runContext !== 'object') return undefined;
+  let scope = runScopes.get(runContext);
+  if (scope === undefined) runScopes.set(runContext, (scope = ++nextRunScope));
+  return scope;
+}
+
 /**
- * The key of a held call: its call id and its arguments as JSON (`input` as the SDK passes it, a JSON
- * string or the parsed value). Two runs sharing one hooked set whose models number their calls alike
- * (`call_0`) hold their calls apart, and each invocation takes its own. Undefined for arguments that
- * are not JSON: no such call is held.
+ * The key of a held call: its run (the run context the SDK passes to `needsApproval` and `invoke`),
+ * its call id and its arguments as JSON (`input` as the SDK passes it, a JSON string or the parsed
+ * value). Two runs sharing one hooked set whose models number their calls alike (`call_0`), even
+ * with the same arguments, hold their calls apart, and each invocation takes its own. Undefined for
+ * arguments that are not JSON: no such call is held.
  */
-export function heldKey(callId: string, input: unknown): string | undefined {
+export function heldKey(runContext: unknown, callId: string, input: unknown): string | undefined {
   let value: unknown = input ?? null;
   if (typeof input === 'string') {
     try {
@@ -140,15 +152,16 @@ export function heldKey(callId: string, input: unknown): string | undefined {
     }
   }
   const json = jsonOf(value);
-  return json === undefined ? undefined : `${callId}\u0000${json}`;
+  return json === undefined ? undefined : `${runScope(runContext) ?? ''}\u0000${callId}\u0000${json}`;
 }
 
 /** The held calls of one `withHooks`, by {@link heldKey}. */
 export class HeldCalls {
-  readonly #held = new Map<string, HeldCall>();
+  /** The calls held under each key, oldest first: a key taken again (one run asking twice alike) queues. */
+  readonly #held = new Map<string, HeldCall[]>();
 
   constructor(
-    private readonly onAsked: (pending: PendingApproval) => void,
+    private readonly onAsked: (pending: PendingApproval, about: string | undefined) => void,
     private readonly timeoutMs = HELD_CALL_TIMEOUT_MS,
   ) {}
 
@@ -158,10 +171,11 @@ export class HeldCalls {
    * for {@link take}: its flow waits for the invocation to run the tool, or has already settled
    * (a Skip, a Redirect's stub, an Abort).
    */
-  hold(toolName: string, callId: string, key: string, start: StartHeld): Promise<boolean> {
+  hold(toolName: string, callId: string, key: string, start: StartHeld, about?: string): Promise<boolean> {
     const held = new HeldCall();
-    this.#held.get(key)?.drop();
-    this.#held.set(key, held);
+    const queue = this.#held.get(key);
+    if (queue === undefined) this.#held.set(key, [held]);
+    else queue.push(held);
     return new Promise<boolean>((answer) => {
       let asked = false;
       let answered = false;
@@ -171,7 +185,7 @@ export class HeldCalls {
           asked = true;
           answered = true;
           this.#forget(key, held);
-          this.onAsked(pending);
+          this.onAsked(pending, about);
           answer(true);
         },
       };
@@ -199,9 +213,9 @@ export class HeldCalls {
 
   /** The held call of `key` served by its invocation, once: its result; undefined when none is held. */
   take(key: string, invocation: Invocation): Promise<unknown> | undefined {
-    const held = this.#held.get(key);
+    const held = this.#held.get(key)?.[0];
     if (held === undefined) return undefined;
-    this.#held.delete(key);
+    this.#remove(key, held);
     return held.serve(invocation);
   }
 
@@ -210,7 +224,7 @@ export class HeldCalls {
    * `failed` with `error`, instead of after the wait.
    */
   release(key: string, error: unknown): void {
-    const held = this.#held.get(key);
+    const held = this.#held.get(key)?.[0];
     if (held === undefined) return;
     this.#forget(key, held);
     held.expire(error);
@@ -218,6 +232,14 @@ export class HeldCalls {
 
   #forget(key: string, held: HeldCall): void {
     held.drop();
-    if (this.#held.get(key) === held) this.#held.delete(key);
+    this.#remove(key, held);
+  }
+
+  #remove(key: string, held: HeldCall): void {
+    const queue = this.#held.get(key);
+    const index = queue === undefined ? -1 : queue.indexOf(held);
+    if (queue === undefined || index < 0) return;
+    queue.splice(index, 1);
+    if (queue.length === 0) this.#held.delete(key);
   }
 }

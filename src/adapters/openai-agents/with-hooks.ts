@@ -13,7 +13,7 @@ import { copyWith, readApprovalsMode, readLimits, requireOptionsObject, requireR
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
-import { alreadyResolved } from '../approval-ledger.js';
+import { callDigest } from '../approval-ledger.js';
 import type { Invocation, Perform } from './held-calls.js';
 import { GuardrailRejectedError, heldKey } from './held-calls.js';
 import type { FrameworkApprovals } from './approvals.js';
@@ -178,17 +178,18 @@ function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invok
       return parts.invoke.call(parts.tool, runContext, input, details);
     }
     // The call's before_tool phase already ran in needsApproval: its flow goes on with this invocation.
-    const key = approvals === undefined || callId === undefined ? undefined : heldKey(callId, parsed);
+    const key = approvals === undefined || callId === undefined ? undefined : heldKey(runContext, callId, parsed);
     const held = key === undefined ? undefined : approvals?.held.take(key, invocation);
     if (held !== undefined) return outputOf(held);
+    const call = argsOf(parsed);
     let handoff: ApprovalHandoff | undefined;
     if (approvals !== undefined && callId !== undefined) {
       // A continuation: the app approved this call through the SDK (its state says so).
-      const continuation = approvals.continuation(runContext, parts.name, callId);
-      if (continuation === 'resolved') return alreadyResolved(callId);
+      const continuation = await approvals.continuation(runContext, parts.name, callId, call.args);
+      if (typeof continuation === 'string') return continuation;
       handoff = continuation;
     }
-    return outputOf(runCall(parts, settings, argsOf(parsed), callId, signalOf(details), handoff, (work) => work(invocation)));
+    return outputOf(runCall(parts, settings, call, callId, signalOf(details), handoff, (work) => work(invocation)));
   };
 }
 
@@ -207,11 +208,12 @@ function hookedNeedsApproval<S>(parts: FunctionToolParts, settings: Settings<S>,
     } catch {
       return false; // invoke records it as failed and hands it to the tool, as without approvals
     }
-    const key = heldKey(callId, parsed);
+    const key = heldKey(runContext, callId, parsed);
     if (key === undefined) return false;
     // A copy: the hooks never see (or change) the object the SDK keeps.
     const args = argsOf(JSON.parse(JSON.stringify(parsed ?? null)) as unknown);
-    return approvals.held.hold(parts.name, callId, key, (handoff, perform) => runCall(parts, settings, args, callId, undefined, handoff, perform));
+    const about = callDigest(parts.name, args.args);
+    return approvals.held.hold(parts.name, callId, key, (handoff, perform) => runCall(parts, settings, args, callId, undefined, handoff, perform), about);
   };
 }
 
@@ -226,9 +228,9 @@ function releasing(guardrail: unknown, toolName: string, approvals: FrameworkApp
   if (typeof run !== 'function') return guardrail;
   const label = typeof name === 'string' ? name : 'guardrail';
   const release = (args: unknown, how: string): void => {
-    const call = (args as { toolCall?: { callId?: unknown; arguments?: unknown } } | undefined)?.toolCall;
+    const { toolCall: call, context: runContext } = (args as { toolCall?: { callId?: unknown; arguments?: unknown }; context?: unknown } | undefined) ?? {};
     const callId = call?.callId;
-    const key = typeof callId === 'string' ? heldKey(callId, call?.arguments) : undefined;
+    const key = typeof callId === 'string' ? heldKey(runContext, callId, call?.arguments) : undefined;
     if (key !== undefined) approvals.held.release(key, new GuardrailRejectedError(toolName, callId as string, label, how));
   };
   return copyWith(guardrail, 'run', async function (this: unknown, args: unknown): Promise<unknown> {

@@ -260,6 +260,31 @@ describe('approvals driven with the SDK\'s hook input types', () => {
     ]);
   });
 
+  it('a resumed call that is not the one deferred (other input, another tool) is refused and recorded as denied; the deferred call still runs', async () => {
+    vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const approvals = new DeferredApprovals();
+    const hooks: ClaudeAgentHooks = claudeAgentHooks(runner([gate]), { approvals });
+    await callHook(hooks, 'PreToolUse', pre('t-5'), 't-5');
+    approvals.respond('t-5', { approved: true });
+    const edited: PreToolUseHookInput = { ...pre('t-5'), tool_input: { a: 1, b: 2_000_000 } };
+    const refused = await callHook(hooks, 'PreToolUse', edited, 't-5');
+    expect(refused).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('approval t-5 was given for another call') } });
+    approvals.respond('t-5', { approved: true });
+    const otherTool: PreToolUseHookInput = { ...pre('t-5'), tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
+    await expect(callHook(hooks, 'PreToolUse', otherTool, 't-5')).resolves.toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    approvals.respond('t-5', { approved: true });
+    await expect(callHook(hooks, 'PreToolUse', pre('t-5'), 't-5')).resolves.toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
+    await callHook(hooks, 'PostToolUse', post('t-5'), 't-5');
+    // The refused ones carry the approval's id and outcome on their execute_tool span: no hook ran for them.
+    const recorded = (toolName: string) => calls(toolName).map((span) => [span.attributes[ATTR_OUTCOME], span.attributes[ATTR_APPROVAL_ID], span.attributes[ATTR_APPROVAL_OUTCOME]]);
+    expect(recorded(ADD)).toEqual([
+      ['pending', 't-5', 'pending'],
+      ['denied', 't-5', 'denied'],
+      ['completed', 't-5', 'approved'],
+    ]);
+    expect(recorded('Bash')).toEqual([['denied', 't-5', 'denied']]);
+  });
+
   it('an answer given in another process (a new DeferredApprovals) is used, without a link; its edits become updatedInput', async () => {
     const approvals = new DeferredApprovals();
     const hooks = claudeAgentHooks(runner([gate]), { approvals });

@@ -272,6 +272,50 @@ describe("Ask as a LangGraph interrupt (approvals: 'framework')", () => {
     }
   });
 
+  /** One agent (one middleware) serving two threads whose model numbers its calls alike: call_0 in each. */
+  function twoThreads(args: Record<string, unknown>[], interleaved = false) {
+    const made = makeTools();
+    let model = fakeModel();
+    // Interleaved: the first thread's resumed run reads its answer before the second thread asks.
+    for (const callArgs of args) {
+      model = model.respondWithTools([{ name: 'transfer', args: callArgs, id: 'call_0' }]);
+      if (interleaved) model = model.respond(new AIMessage('done'));
+    }
+    model = model.respond(new AIMessage('done')).respond(new AIMessage('done')).respond(new AIMessage('done'));
+    const middleware = toolhooksMiddleware(tracing.runner([gate]), { approvals: 'framework' });
+    const agent = createAgent({ model, tools: made.tools, middleware: [middleware], checkpointer: new MemorySaver() });
+    const configs = args.map(() => ({ configurable: { thread_id: `thread-${(thread += 1)}` } }));
+    return { ...made, agent, configs };
+  }
+
+  it('two threads waiting at once with the same call id and arguments, both approved: each runs once', async () => {
+    const { agent, configs, transferFn } = twoThreads([{ to: 'bob', amount: 500 }, { to: 'bob', amount: 500 }]);
+    for (const config of configs) expect((await invoke(agent, start, config)).__interrupt__).toHaveLength(1);
+    for (const config of configs) await invoke(agent, new Command({ resume: { approved: true } }), config);
+    expect(transferFn).toHaveBeenCalledTimes(2);
+    expect(transferSpans().map((span) => span.attributes[ATTR_OUTCOME])).toEqual(['pending', 'pending', 'completed', 'completed']);
+  });
+
+  it('a resume replayed after another thread asked with the same call id is refused: no second execution', async () => {
+    vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const { agent, configs, transferFn } = twoThreads([{ to: 'bob', amount: 500 }, { to: 'bob', amount: 500 }], true);
+      const [one, two] = configs as [object, object];
+      await invoke(agent, start, one);
+      const interrupted = await agent.graph.getState(one);
+      const resume = new Command({ resume: { approved: true } });
+      await invoke(agent, resume, one);
+      expect(transferFn).toHaveBeenCalledTimes(1);
+      await invoke(agent, start, two); // the other thread asks under call_0, with the same arguments
+      await invoke(agent, resume, interrupted.config); // thread one's resume replayed from its interrupted checkpoint
+      expect(transferFn).toHaveBeenCalledTimes(1);
+      await invoke(agent, resume, two);
+      expect(transferFn).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it('resumed by another process from the serialised checkpoints (a new agent, middleware and saver): approved, runs once, no link', async () => {
     const asking = setup([{ name: 'transfer', args: { to: 'carol', amount: 300 }, id: 'p-1' }]);
     await invoke(asking.agent, start, asking.config);

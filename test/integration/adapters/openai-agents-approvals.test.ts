@@ -4,7 +4,7 @@
  * in the SDK's own `Runner`, with a scripted model that implements the SDK's `Model` interface.
  */
 import type { RunToolApprovalItem } from '@openai/agents';
-import { Agent, RunState, Runner, ToolCallError, ToolGuardrailFunctionOutputFactory, defineToolInputGuardrail, tool } from '@openai/agents';
+import { Agent, RunContext, RunState, Runner, ToolCallError, ToolGuardrailFunctionOutputFactory, defineToolInputGuardrail, tool } from '@openai/agents';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -119,7 +119,8 @@ describe("approvals: 'framework' — an Ask interrupts the run", () => {
     const [asking, denied] = executeSpans();
     expect(summary(asking!).outcome).toBe('pending');
     expect(summary(denied!)).toEqual({ id: 'r1', outcome: 'denied', approval: 'denied', approvalId: 'r1', links: [asking!.spanContext().spanId] });
-    expect(events.map((event) => event.outcome)).toEqual(['pending', 'denied']);
+    // The rejection carries what its asking pass tallied: gated.
+    expect(events.map((event) => [event.outcome, event.gated])).toEqual([['pending', true], ['denied', true]]);
   });
 
   it("rejected without approvalRejections: the model reads the SDK's own rejection text; only the asking call is recorded", async () => {
@@ -185,6 +186,83 @@ describe("approvals: 'framework' — an Ask interrupts the run", () => {
     expect(warnings[0]).toContain('approval "x1" was already resolved');
     expect(outputsSent(model, 2)).toEqual({ x1: 'approval x1 was already resolved; the tool does not run again' });
     expect(executeSpans().map((span) => span.attributes[ATTR_OUTCOME])).toEqual(['pending', 'completed']);
+  });
+});
+
+describe("approvals: 'framework' — conversations whose models number their calls alike (call_0)", () => {
+  it('two conversations waiting at once with the same call id, both approved: each call runs once', async () => {
+    const { tools, shell } = setup();
+    for (const [a, b] of [['ls', 'rm a'], ['ls', 'ls']]) {
+      shell.mockClear();
+      const one = agentWith(tools, [{ calls: [{ id: 'call_0', tool: 'shell', args: { cmd: a } }] }, { text: 'one done' }]);
+      const two = agentWith(tools, [{ calls: [{ id: 'call_0', tool: 'shell', args: { cmd: b } }] }, { text: 'two done' }]);
+      const [first, second] = [await sdk().run(one.agent, 'go'), await sdk().run(two.agent, 'go')];
+      first.state.approve(first.interruptions[0] as RunToolApprovalItem);
+      second.state.approve(second.interruptions[0] as RunToolApprovalItem);
+      expect((await sdk().run(two.agent, second.state)).finalOutput).toBe('two done');
+      expect((await sdk().run(one.agent, first.state)).finalOutput).toBe('one done');
+      expect(shell.mock.calls.map(([args]) => args.cmd).sort()).toEqual([a, b].sort());
+      expect(outputsSent(one.model, 1)).toEqual({ call_0: `ran ${a}` });
+      expect(outputsSent(two.model, 1)).toEqual({ call_0: `ran ${b}` });
+    }
+  });
+
+  it('an approval replayed after another conversation asked with the same call id is refused: the tool does not run a second time', async () => {
+    vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const { tools, shell } = setup();
+    const one = agentWith(tools, [{ calls: [{ id: 'call_0', tool: 'shell', args: { cmd: 'ls' } }] }, { text: 'done' }, { text: 'again' }]);
+    const first = await sdk().run(one.agent, 'go');
+    first.state.approve(first.interruptions[0] as RunToolApprovalItem);
+    const approved = first.state.toString();
+    await sdk().run(one.agent, await RunState.fromString(one.agent, approved));
+    expect(shell).toHaveBeenCalledTimes(1);
+    // Another conversation asks under the same call id (and waits).
+    const two = agentWith(tools, [{ calls: [{ id: 'call_0', tool: 'shell', args: { cmd: 'rm b' } }] }]);
+    expect((await sdk().run(two.agent, 'go')).interruptions).toHaveLength(1);
+    await sdk().run(one.agent, await RunState.fromString(one.agent, approved));
+    expect(shell).toHaveBeenCalledTimes(1);
+    expect(outputsSent(one.model, 2)).toEqual({ call_0: 'approval call_0 was already resolved; the tool does not run again' });
+  });
+
+  it('a continuation whose call differs from the one asked about (a run state edited to other arguments) is refused and recorded as denied, never run', async () => {
+    vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const { tools, shell, events } = setup();
+    const { agent, model } = agentWith(tools, [{ calls: [{ id: 'e1', tool: 'shell', args: { cmd: 'ls' } }] }, { text: 'done' }]);
+    const first = await sdk().run(agent, 'go');
+    first.state.approve(first.interruptions[0] as RunToolApprovalItem);
+    const saved = first.state.toString();
+    const edited = saved.replaceAll('{\\"cmd\\":\\"ls\\"}', '{\\"cmd\\":\\"rm -rf /\\"}');
+    expect(edited).not.toBe(saved);
+    await sdk().run(agent, await RunState.fromString(agent, edited));
+    expect(shell).not.toHaveBeenCalled();
+    expect(outputsSent(model, 1)).toEqual({ e1: 'approval e1 was given for another call (other arguments or another tool); the tool does not run' });
+    const [asking, refused] = executeSpans();
+    expect(summary(asking!).outcome).toBe('pending');
+    expect(summary(refused!)).toEqual({ id: 'e1', outcome: 'denied', approval: 'denied', approvalId: 'e1', links: [] });
+    // No phase ran for the refused call: neither gated nor ungated.
+    expect(events.map((event) => [event.outcome, event.gated])).toEqual([['pending', true], ['denied', undefined]]);
+  });
+
+  it('two runs holding the same call id and arguments at once: each call runs once, in its own flow, and every span ends', async () => {
+    let arrived = 0;
+    let release: () => void = () => undefined;
+    const bothArrived = new Promise<void>((resolve) => (release = resolve));
+    // Both runs' before_tool phases are in flight before either invokes: both calls are held together.
+    const barrier: ToolHook = { name: 'barrier', tools: ['weather'], beforeTool: async () => ((arrived += 1) === 2 ? release() : await bothArrived, undefined) };
+    const { tools, weather, before } = setup([barrier]);
+    const one = agentWith(tools, [{ calls: [{ id: 'call_0', tool: 'weather', args: { city: 'Oslo' } }] }, { text: 'one' }]);
+    const two = agentWith(tools, [{ calls: [{ id: 'call_0', tool: 'weather', args: { city: 'Oslo' } }] }, { text: 'two' }]);
+    const results = await Promise.all([sdk().run(one.agent, 'go'), sdk().run(two.agent, 'go')]);
+    expect(results.map((result) => result.finalOutput)).toEqual(['one', 'two']);
+    expect(weather).toHaveBeenCalledTimes(2);
+    // Each call's hooks ran once, in its needsApproval: no invocation fell back to a call of its own.
+    expect(before).toHaveBeenCalledTimes(2);
+    expect(outputsSent(one.model, 1)).toEqual({ call_0: 'sunny in Oslo' });
+    expect(outputsSent(two.model, 1)).toEqual({ call_0: 'sunny in Oslo' });
+    const spans = executeSpans('weather');
+    expect(spans.map((span) => span.attributes[ATTR_OUTCOME])).toEqual(['completed', 'completed']);
+    // Each call's tool ran under its own execute_tool span.
+    expect(tracing.spansNamed(SPAN_EXECUTE).map((span) => span.parentSpanContext?.spanId).sort()).toEqual(spans.map((span) => span.spanContext().spanId).sort());
   });
 });
 
@@ -297,6 +375,8 @@ describe("approvals: 'framework' — the other decisions, decided in needsApprov
     const span = tracing.onlySpan('execute_tool weather');
     expect([span.attributes[ATTR_OUTCOME], span.attributes[ATTR_ERROR_TYPE]]).toEqual(['failed', 'InvalidToolInputError']);
     expect(JSON.stringify([span.attributes, span.status, span.events, events])).not.toContain('4242');
+    // Its before_tool phase ran (in needsApproval), with an enforce-mode hook: gated.
+    expect(events.map((event) => event.gated)).toEqual([true]);
   });
 });
 
@@ -312,6 +392,20 @@ describe("approvals: 'framework' and arguments that are not JSON", () => {
     expect(weather).not.toHaveBeenCalled();
     expect(before).not.toHaveBeenCalled();
     expect(executeSpans('weather')).toHaveLength(0);
+  });
+});
+
+describe('calls recorded without any phase', () => {
+  it('arguments that are not JSON: recorded failed with no toolhooks.gated, so the ungated-calls alert never counts them', async () => {
+    const events: ToolEvent[] = [];
+    const weather = vi.fn(async ({ city }: { city: string }) => `sunny in ${city}`);
+    const runner = new HookRunner({ hooks: [gate, { name: 'observer', onEvent: (event) => void (event.type === 'tool' && events.push(event)) }], tracer: tracing.tracer });
+    const tools = withHooks([tool({ name: 'weather', description: 'w', parameters: z.object({ city: z.string() }), execute: weather })], runner);
+    // The Runner answers such a call itself; a runner that invokes the tool anyway reaches recordRejectedCall.
+    const invoke = (tools[0] as unknown as { invoke: (runContext: unknown, input: string, details: unknown) => Promise<unknown> }).invoke;
+    await invoke(new RunContext(), '{"city": "Sec', { toolCall: { type: 'function_call', callId: 'n1', name: 'weather', arguments: '{"city": "Sec' } });
+    expect(weather).not.toHaveBeenCalled();
+    expect(events.map((event) => [event.outcome, 'gated' in event])).toEqual([['failed', false]]);
   });
 });
 

@@ -20,7 +20,6 @@ import {
 import type { CallPlan } from '../../../src/flows/execute-tool.js';
 import { runToolCall } from '../../../src/flows/execute-tool.js';
 import type { ApprovalHandoff, PendingApproval } from '../../../src/flows/handoff.js';
-import { ApprovalLedger } from '../../../src/adapters/approval-ledger.js';
 import { runnerCore } from '../../../src/runner/registry.js';
 import { createTestTracing } from '../../support/tracing.js';
 
@@ -170,29 +169,5 @@ describe('a framework that suspends by throwing', () => {
     const handoff: ApprovalHandoff = { isSuspension: (error) => error instanceof Interrupt };
     expect(await runToolCall({ ...plan(handoff), approver: () => { throw new Error('boom'); } })).toBe('Tool call denied: error');
     expect(execute).not.toHaveBeenCalled();
-  });
-});
-
-describe('ApprovalLedger', () => {
-  it('links a continuation to the span that asked, allows ids it never saw, and refuses a second resolution once, with a warning', () => {
-    const warnings: string[] = [];
-    vi.spyOn(process, 'emitWarning').mockImplementation((warning: string | Error) => void warnings.push(String(warning)));
-    const ledger = new ApprovalLedger('withHooks');
-    const spanContext = { traceId: '1'.repeat(32), spanId: '2'.repeat(16), traceFlags: 1 };
-    ledger.asked({ id: 'x', toolName: 't', args: {}, reason: '', hook: 'h', deniedResult: undefined, spanContext });
-    expect(ledger.resolve('x')).toEqual({ askedIn: spanContext });
-    expect(ledger.resolve('from-another-process')).toEqual({});
-    expect(warnings).toEqual([]);
-    expect(ledger.resolve('x')).toBeUndefined();
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('approval "x" was already resolved');
-  });
-
-  it('is bounded: the oldest ids are forgotten', () => {
-    const ledger = new ApprovalLedger('withHooks', 2);
-    ledger.resolve('a');
-    ledger.resolve('b');
-    ledger.resolve('c');
-    expect(ledger.resolve('a')).toEqual({});
   });
 });

@@ -132,6 +132,14 @@ describe('MetricsHook', () => {
     expect(find(points, { ...tool, [ATTR_OUTCOME]: 'completed', [ATTR_GATED]: false })?.value).toBe(1);
   });
 
+  it('a call recorded without any phase (no gated on its event) is counted without toolhooks.gated: never as ungated', async () => {
+    const hook = new MetricsHook({ meter: m.meter() });
+    const { gated: _gated, ...unphased } = toolEvent({ toolName: 'send_email', outcome: 'failed' });
+    hook.onEvent(unphased);
+    const points = await m.points(METRIC_TOOL_CALLS);
+    expect(points.map((point) => point.attributes)).toEqual([{ [ATTR_GEN_AI_TOOL_NAME]: 'send_email', [ATTR_OUTCOME]: 'failed' }]);
+  });
+
   it('counts approvals by tool, asking hook and outcome, and records the wait in seconds', async () => {
     const hook = new MetricsHook({ meter: m.meter() });
     hook.onEvent(approvalEvent({ outcome: 'approved', durationMs: 4200, approver: 'on-call' }));

@@ -27,6 +27,8 @@ describe('recordInvalidToolCalls', () => {
     const span = tracing.onlySpan('execute_tool serch');
     expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: 'UnknownToolError' });
     expect(events.filter((event) => event.type === 'tool')).toEqual([expect.objectContaining({ toolName: 'serch', outcome: 'failed' })]);
+    // No phase ran for it: no gated, so it never counts as an ungated call.
+    expect(events.filter((event) => event.type === 'tool').map((event) => 'gated' in event)).toEqual([false]);
   });
 
   it("runs the app's own repair first: a repaired call is not recorded here", async () => {

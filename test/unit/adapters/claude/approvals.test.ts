@@ -14,7 +14,7 @@ describe('DeferredApprovals', () => {
   it('shows what a deferred call asked until its answer is taken, and takes an answer once', () => {
     const approvals = new DeferredApprovals();
     const state = deferredState(approvals);
-    state.asked(pending('t-1'));
+    state.asked(pending('t-1'), undefined);
     expect(approvals.request('t-1')).toEqual({ id: 't-1', toolName: 'Bash', args: { command: 'ls' }, reason: 'shell', hook: 'gate' });
     expect(state.take('t-1')).toBeUndefined(); // not answered yet: the call waits (defers again)
     approvals.respond('t-1', { approved: false, reason: 'no' });

@@ -10,7 +10,7 @@ import { GuardrailRejectedError, HeldCalls, NotInvokedError, heldKey } from '../
 
 const invocation = { runContext: {}, input: '{"n":1}', details: {} };
 /** The key of call `id` with the invocation's arguments, as needsApproval (parsed) and invoke (a string) compute it. */
-const key = (id: string): string => heldKey(id, { n: 1 }) as string;
+const key = (id: string): string => heldKey(invocation.runContext, id, { n: 1 }) as string;
 
 describe('HeldCalls', () => {
   it('answers false once the executor asks for its work, and does that work in the invocation', async () => {
@@ -30,7 +30,7 @@ describe('HeldCalls', () => {
     const held = new HeldCalls(asked, 1000);
     const pending = { id: 'c2' } as PendingApproval;
     await expect(held.hold('shell', 'c2', key('c2'), async (handoff) => void handoff.onPending?.(pending))).resolves.toBe(true);
-    expect(asked).toHaveBeenCalledWith(pending);
+    expect(asked).toHaveBeenCalledWith(pending, undefined);
     expect(held.take(key('c2'), invocation)).toBeUndefined();
   });
 
@@ -64,11 +64,37 @@ describe('HeldCalls', () => {
 
   it('two runs whose models number their calls alike hold them apart: each invocation takes the call with its own arguments', async () => {
     const held = new HeldCalls(() => undefined, 1000);
-    await held.hold('weather', 'call_0', heldKey('call_0', { city: 'Oslo' }) as string, async () => 'Oslo held');
-    await held.hold('weather', 'call_0', heldKey('call_0', '{"city":"Paris"}') as string, async () => 'Paris held');
+    const run = {};
+    await held.hold('weather', 'call_0', heldKey(run, 'call_0', { city: 'Oslo' }) as string, async () => 'Oslo held');
+    await held.hold('weather', 'call_0', heldKey(run, 'call_0', '{"city":"Paris"}') as string, async () => 'Paris held');
     // invoke passes the arguments as the model's JSON string; needsApproval had them parsed.
-    await expect(held.take(heldKey('call_0', '{"city":"Paris"}') as string, invocation)).resolves.toBe('Paris held');
-    await expect(held.take(heldKey('call_0', '{"city":"Oslo"}') as string, invocation)).resolves.toBe('Oslo held');
-    expect(heldKey('call_0', 'not json')).toBeUndefined();
+    await expect(held.take(heldKey(run, 'call_0', '{"city":"Paris"}') as string, invocation)).resolves.toBe('Paris held');
+    await expect(held.take(heldKey(run, 'call_0', '{"city":"Oslo"}') as string, invocation)).resolves.toBe('Oslo held');
+    expect(heldKey(run, 'call_0', 'not json')).toBeUndefined();
+  });
+
+  it('two runs holding the same call id and arguments keep both calls: each invocation is served by its own run\'s flow', async () => {
+    const held = new HeldCalls(() => undefined, 1000);
+    const [runA, runB] = [{}, {}];
+    const flows: Promise<unknown>[] = [];
+    const start = (label: string) => (_handoff: unknown, perform: (work: (arrived: { input: string }) => Promise<unknown>) => Promise<unknown>) => {
+      const flow = perform(async (arrived) => `${label} ran ${arrived.input}`);
+      flows.push(flow);
+      return flow;
+    };
+    await expect(held.hold('mail', 'call_0', heldKey(runA, 'call_0', { n: 1 }) as string, start('A'))).resolves.toBe(false);
+    await expect(held.hold('mail', 'call_0', heldKey(runB, 'call_0', { n: 1 }) as string, start('B'))).resolves.toBe(false);
+    // B's invocation first: it takes B's call, not A's.
+    await expect(held.take(heldKey(runB, 'call_0', '{"n":1}') as string, { ...invocation, input: 'b' })).resolves.toBe('B ran b');
+    await expect(held.take(heldKey(runA, 'call_0', '{"n":1}') as string, { ...invocation, input: 'a' })).resolves.toBe('A ran a');
+    expect(held.take(heldKey(runA, 'call_0', '{"n":1}') as string, invocation)).toBeUndefined();
+  });
+
+  it('one key held twice queues: neither call is lost, and each ends', async () => {
+    const held = new HeldCalls(() => undefined, 1000);
+    await held.hold('mail', 'c6', key('c6'), async (_h, perform) => perform(async () => 'first'));
+    await held.hold('mail', 'c6', key('c6'), async (_h, perform) => perform(async () => 'second'));
+    await expect(held.take(key('c6'), invocation)).resolves.toBe('first');
+    await expect(held.take(key('c6'), invocation)).resolves.toBe('second');
   });
 });
