@@ -73,4 +73,14 @@ describe('the Node.js version check', () => {
       expect(existsSync(join(dir, 'node_modules')), `npm ${args.join(' ')} installed something`).toBe(false);
     }
   });
+
+  it.skipIf(olderNpm === undefined || !existsSync(olderNpm))('lets the fix it names run in that clone: scripts/install-node.sh answers with Node 22 on the older Node', () => {
+    // The README's first command, in the clone, before Node 22 is on PATH. npm must not be asked from the
+    // project folder there: its devEngines would stop the very command that installs Node 22.
+    const env = { ...process.env, PATH: `${dirname(older!.node)}:/usr/bin:/bin`, npm_config_update_notifier: 'false' };
+    const result = spawnSync('bash', [join(root, 'scripts/install-node.sh'), '22'], { cwd: root, env, encoding: 'utf8', timeout: 300_000 });
+    expect(result.status, result.stderr).toBe(0);
+    const bin = result.stdout.trim();
+    expect(execFileSync(join(bin, 'node'), ['--version'], { encoding: 'utf8' })).toMatch(/^v22\./);
+  });
 });
