@@ -5,6 +5,7 @@
  */
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
+import { eventAttributesOf } from '../decisions.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase, RecordedError } from '../hook.js';
 import { attributeLengthLimit, eventCountLimit } from './span-limits.js';
 import { addSpanEvent, endSpan, setSpanAttributes, startSpan } from './span.js';
@@ -118,6 +119,10 @@ function decisionAttributes(capture: Capture, hook: RecordedHook, decision: Hook
     [ATTR_HOOK_DURATION_MS]: durationMs,
   };
   if (hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
+  const attached = eventAttributesOf(decision);
+  if (attached !== undefined) {
+    for (const name in attached) if (!(name in attributes)) attributes[name] = attached[name];
+  }
   if (decision.kind !== 'continue' && decision.reason !== '') {
     attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
   }
