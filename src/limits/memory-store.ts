@@ -20,44 +20,62 @@ export interface MemoryLimitStore extends LimitStore {
 const DEFAULT_MAX_KEYS = 100_000;
 
 /**
- * The cost let through for one key within a sliding window: each take's time and cost, oldest first,
- * from `head` on (entries before `head` have left the window and are dropped in batches).
+ * One key's count: `used`, and for a sliding window each take's time and cost, oldest first, from
+ * `head` on (entries before `head` have left the window and are dropped in batches). Entries are also
+ * the links of the recency list (`older` / `newer`), so that using a key and evicting the least recently
+ * used one are O(1) and never reorder the Map.
  */
-class Window {
+class Entry {
   used = 0;
   head = 0;
-  times: number[] = [];
-  costs: number[] = [];
+  times: number[] | undefined = undefined;
+  costs: number[] | undefined = undefined;
+  older: Entry | undefined = undefined;
+  newer: Entry | undefined = undefined;
+
+  constructor(readonly key: string) {}
 
   /** Drops what left the window by `now`: an entry at time t counts while now - t < windowMs. */
   prune(now: number, windowMs: number): void {
     const times = this.times;
+    const costs = this.costs;
+    if (times === undefined || costs === undefined) return;
     let head = this.head;
     while (head < times.length && (times[head] as number) <= now - windowMs) {
-      this.used -= this.costs[head] as number;
+      this.used -= costs[head] as number;
       head += 1;
     }
     if (head === times.length) {
       // Empty: start again from an exact zero (no drift from adding and removing fractions).
       this.used = 0;
       this.head = 0;
-      times.length = 0;
-      this.costs.length = 0;
+      this.times = undefined;
+      this.costs = undefined;
     } else if (head > 64 && head * 2 > times.length) {
       times.splice(0, head);
-      this.costs.splice(0, head);
+      costs.splice(0, head);
       this.head = 0;
     } else {
       this.head = head;
     }
   }
 
+  /** Adds a take at `now` to the window. */
   add(now: number, cost: number): void {
+    this.used += cost;
+    if (this.times === undefined || this.costs === undefined) {
+      // Literals of one element hold one: a key with a single take (most keys of a large store) stays small.
+      this.times = [now];
+      this.costs = [cost];
+      return;
+    }
     this.times.push(now);
     this.costs.push(cost);
-    this.used += cost;
   }
 }
+
+/** Warned once per process: an app with many limits sees the advice once, not once per store. */
+let evictionWarned = false;
 
 /**
  * The store behind `memoryLimitStore()`. Its synchronous `takeNow` / `chargeNow` are what the limit
@@ -66,8 +84,10 @@ class Window {
  */
 export class MemoryStore implements MemoryLimitStore {
   readonly name = 'memory';
-  /** Lifetime counts are plain numbers; windowed ones a {@link Window}. Map order is recency order. */
-  readonly #keys = new Map<string, number | Window>();
+  readonly #keys = new Map<string, Entry>();
+  /** The recency list: `#oldest` is evicted first, `#newest` was used last. */
+  #oldest: Entry | undefined = undefined;
+  #newest: Entry | undefined = undefined;
   readonly #maxKeys: number;
   readonly #now: () => number;
   #evicted = 0;
@@ -86,31 +106,29 @@ export class MemoryStore implements MemoryLimitStore {
   }
 
   takeNow(key: string, cost: number, limit: number, windowMs: number | undefined): LimitTake {
-    const stored = memoryKey(key);
+    const entry = this.#entry(key);
     if (windowMs === undefined) {
-      const used = this.#lifetime(stored);
-      if (exceeds(used, cost, limit)) return { allowed: false, used };
-      this.#set(stored, used + cost);
-      return { allowed: true, used: used + cost };
+      if (exceeds(entry.used, cost, limit)) return { allowed: false, used: entry.used };
+      entry.used += cost;
+      return { allowed: true, used: entry.used };
     }
     const now = this.#now();
-    const window = this.#window(stored, now, windowMs);
-    if (exceeds(window.used, cost, limit)) return { allowed: false, used: window.used };
-    if (cost > 0) window.add(now, cost);
-    return { allowed: true, used: window.used };
+    entry.prune(now, windowMs);
+    if (exceeds(entry.used, cost, limit)) return { allowed: false, used: entry.used };
+    if (cost > 0) entry.add(now, cost);
+    return { allowed: true, used: entry.used };
   }
 
   chargeNow(key: string, cost: number, windowMs: number | undefined): number {
-    const stored = memoryKey(key);
+    const entry = this.#entry(key);
     if (windowMs === undefined) {
-      const used = this.#lifetime(stored) + cost;
-      this.#set(stored, used);
-      return used;
+      entry.used += cost;
+      return entry.used;
     }
     const now = this.#now();
-    const window = this.#window(stored, now, windowMs);
-    if (cost > 0) window.add(now, cost);
-    return window.used;
+    entry.prune(now, windowMs);
+    if (cost > 0) entry.add(now, cost);
+    return entry.used;
   }
 
   take(key: string, cost: number, limit: number, windowMs: number | undefined): Promise<LimitTake> {
@@ -123,50 +141,59 @@ export class MemoryStore implements MemoryLimitStore {
 
   close(): Promise<void> {
     this.#keys.clear();
+    this.#oldest = undefined;
+    this.#newest = undefined;
     return Promise.resolve();
   }
 
-  /** A lifetime count, made the most recently used key. */
-  #lifetime(stored: string): number {
-    const value = this.#keys.get(stored);
-    if (typeof value === 'number') {
-      this.#keys.delete(stored);
-      this.#keys.set(stored, value);
-      return value;
+  /** The key's entry, made the most recently used (made when new, evicting the oldest past maxKeys). */
+  #entry(key: string): Entry {
+    const stored = memoryKey(key);
+    let entry = this.#keys.get(stored);
+    if (entry === undefined) {
+      entry = new Entry(stored);
+      this.#keys.set(stored, entry);
+      this.#append(entry);
+      if (this.#keys.size > this.#maxKeys) this.#evictOldest();
+      return entry;
     }
-    return 0;
+    if (entry !== this.#newest) {
+      this.#unlink(entry);
+      this.#append(entry);
+    }
+    return entry;
   }
 
-  /** A key's window, pruned to `now` and made the most recently used key (made when new). */
-  #window(stored: string, now: number, windowMs: number): Window {
-    const value = this.#keys.get(stored);
-    if (value instanceof Window) {
-      this.#keys.delete(stored);
-      this.#keys.set(stored, value);
-      value.prune(now, windowMs);
-      return value;
-    }
-    const window = new Window();
-    this.#set(stored, window);
-    return window;
+  #append(entry: Entry): void {
+    entry.older = this.#newest;
+    entry.newer = undefined;
+    if (this.#newest === undefined) this.#oldest = entry;
+    else this.#newest.newer = entry;
+    this.#newest = entry;
   }
 
-  #set(stored: string, value: number | Window): void {
-    const keys = this.#keys;
-    keys.delete(stored);
-    keys.set(stored, value);
-    if (keys.size <= this.#maxKeys) return;
-    const oldest = keys.keys().next();
-    if (oldest.done === true) return;
-    keys.delete(oldest.value);
+  #unlink(entry: Entry): void {
+    if (entry.older === undefined) this.#oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === undefined) this.#newest = entry.older;
+    else entry.newer.older = entry.older;
+    entry.older = undefined;
+    entry.newer = undefined;
+  }
+
+  #evictOldest(): void {
+    const oldest = this.#oldest;
+    if (oldest === undefined) return;
+    this.#unlink(oldest);
+    this.#keys.delete(oldest.key);
     this.#evicted += 1;
-    if (this.#evicted === 1) {
-      warnVisibly(
-        `toolhooks: memoryLimitStore holds its maximum of ${this.#maxKeys} keys and evicted the least recently used one; ` +
-          'an evicted key starts again from zero (raise maxKeys, or use redisLimitStore; see docs/limits.md)',
-        'TOOLHOOKS_LIMIT_KEYS_EVICTED',
-      );
-    }
+    if (evictionWarned) return;
+    evictionWarned = true;
+    warnVisibly(
+      `toolhooks: a memoryLimitStore holds its maximum of ${this.#maxKeys} keys and evicted the least recently used one; ` +
+        'an evicted key starts again from zero (raise maxKeys, or use redisLimitStore; see docs/limits.md)',
+      'TOOLHOOKS_LIMIT_KEYS_EVICTED',
+    );
   }
 }
 
