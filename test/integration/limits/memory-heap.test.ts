@@ -7,8 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-/** The stated bound: 100,000 keys of up to 80 characters, each with a one-entry window. */
-const MAX_HEAP_GROWTH_BYTES = 64 * 1024 * 1024;
+/**
+ * The stated bound, with the default maxKeys (100,000 keys of up to 90 characters, each with a one-take
+ * window): 80 MB. Measured on Node 22: about 56 MB (some 570 bytes per held key, the key included).
+ */
+const MAX_HEAP_GROWTH_BYTES = 80 * 1024 * 1024;
 
 describe('memoryLimitStore under 1 million distinct keys', () => {
   it(`holds maxKeys keys, evicts the rest, and the heap grows less than ${MAX_HEAP_GROWTH_BYTES / 1024 / 1024} MB`, { timeout: 300_000 }, () => {
