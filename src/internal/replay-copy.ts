@@ -11,7 +11,7 @@ import type { ToolHook } from '../hook.js';
 export const REPLAY_COPY: unique symbol = Symbol.for('toolhooks.replayCopy');
 
 /** A hook that offers a replay copy of itself. */
-export interface ReplayCopyable {
+interface ReplayCopyable {
   [REPLAY_COPY](now: () => number): ToolHook<never>;
 }
 
