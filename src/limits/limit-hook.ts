@@ -3,6 +3,7 @@
  * atomic step); a call that would exceed the limit is aborted, skipped or asked about. After the call,
  * `costAfter` (and the cost of a call a person approved) is charged. See docs/limits.md.
  */
+import { trace } from '@opentelemetry/api';
 import { CONTINUE, abort, ask, skip, withEventAttributes } from '../decisions.js';
 import type { DecisionAttributes, HookDecision } from '../decisions.js';
 import type { HookMode, ToolArgs, ToolHook } from '../hook.js';
@@ -123,6 +124,8 @@ class Limiter<S> {
   /** Calls this hook stopped with a Skip or an Ask, by the frozen arguments object the call's phases share. */
   readonly #stopped = new WeakMap<object, Stopped>();
   readonly #memory: MemoryStore | undefined;
+  /** The store keys of the default key (the tool name), made once per tool rather than once per call. */
+  readonly #toolKeys = new Map<string, string>();
 
   constructor(readonly config: LimitConfig<S>) {
     this.#memory = config.store instanceof MemoryStore ? config.store : undefined;
@@ -130,7 +133,7 @@ class Limiter<S> {
 
   before(tool: string, args: ToolArgs, state: S): HookDecision | Promise<HookDecision> {
     const config = this.config;
-    const key = namespacedKey(config.name, this.#key(tool, args, state));
+    const key = this.#storeKey(tool, args, state);
     const cost = this.#cost(tool, args, state);
     // Audit counts nothing: a take of 0 only reads what is counted.
     const take = config.mode === 'audit' ? 0 : cost;
@@ -156,7 +159,7 @@ class Limiter<S> {
     }
     if (config.costAfter !== undefined) charge += this.#costAfter(tool, args, result, state);
     if (charge === 0) return CONTINUE;
-    key ??= namespacedKey(config.name, this.#key(tool, args, state));
+    key ??= this.#storeKey(tool, args, state);
     const memory = this.#memory;
     const charged = key;
     if (memory !== undefined) return this.#charged(memory.chargeNow(charged, charge, config.windowMs));
@@ -168,8 +171,8 @@ class Limiter<S> {
     const audit = config.mode === 'audit';
     const stopped = audit ? exceeds(answer.used, cost, config.limit) : !answer.allowed;
     const used = audit && !stopped ? answer.used + cost : answer.used;
+    if (!stopped) return this.#charged(used);
     const attributes = this.#attributes(used);
-    if (!stopped) return withEventAttributes(CONTINUE, attributes);
     switch (config.onExceeded) {
       case 'abort':
         return withEventAttributes(abort(config.reason), attributes);
@@ -182,8 +185,12 @@ class Limiter<S> {
     }
   }
 
+  /**
+   * A Continue with the count on its decision event. Only a recording phase span writes that event (and
+   * observers count stopped calls only), so without one the shared CONTINUE is returned: no object per call.
+   */
   #charged(used: number): HookDecision {
-    return withEventAttributes(CONTINUE, this.#attributes(used));
+    return trace.getActiveSpan()?.isRecording() === true ? withEventAttributes(CONTINUE, this.#attributes(used)) : CONTINUE;
   }
 
   /** The limit's attributes on a decision event: never the key (usually a user or session id). */
@@ -192,6 +199,19 @@ class Limiter<S> {
     return windowMs === undefined
       ? { [ATTR_LIMIT_USED]: used, [ATTR_LIMIT_LIMIT]: limit }
       : { [ATTR_LIMIT_USED]: used, [ATTR_LIMIT_LIMIT]: limit, [ATTR_LIMIT_WINDOW_MS]: windowMs };
+  }
+
+  /** The key the store counts under: the hook's name and the call's key. */
+  #storeKey(tool: string, args: ToolArgs, state: S): string {
+    if (this.config.key !== undefined) return namespacedKey(this.config.name, this.#key(tool, args, state));
+    let key = this.#toolKeys.get(tool);
+    if (key === undefined) {
+      // Tool names are few; a matcher-less hook fed endless names starts its cache again rather than grow.
+      if (this.#toolKeys.size >= 1024) this.#toolKeys.clear();
+      key = namespacedKey(this.config.name, tool);
+      this.#toolKeys.set(tool, key);
+    }
+    return key;
   }
 
   #key(tool: string, args: ToolArgs, state: S): string {

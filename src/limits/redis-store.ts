@@ -77,6 +77,8 @@ class RedisStore implements LimitStore {
   readonly #run: RunScript;
   readonly #prefix: string;
   readonly #timeoutMs: number;
+  /** The Redis keys of recently used keys: hashing is most of a call's own work, and keys repeat. */
+  readonly #hashed = new Map<string, readonly string[]>();
 
   constructor(run: RunScript, prefix: string, timeoutMs: number) {
     this.#run = run;
@@ -92,16 +94,30 @@ class RedisStore implements LimitStore {
     return (await this.#call(key, 'charge', cost, 0, windowMs)).used;
   }
 
+  /**
+   * The Redis keys of a key. The user's key only ever reaches Redis hashed: a 1 MB key, or one with
+   * control characters or braces, is 64 hex characters. The braces make both keys one hash slot (Redis
+   * Cluster). Short keys are remembered (up to 4096; then the memory starts again).
+   */
+  #redisKeys(key: string): readonly string[] {
+    let keys = this.#hashed.get(key);
+    if (keys !== undefined) return keys;
+    const slot = `${this.#prefix}{${sha256Hex(key)}}`;
+    keys = [`${slot}:w`, `${slot}:c`];
+    if (key.length <= 256) {
+      if (this.#hashed.size >= 4096) this.#hashed.clear();
+      this.#hashed.set(key, keys);
+    }
+    return keys;
+  }
+
   /** The client is the app's: closing the store leaves it open. */
   close(): Promise<void> {
     return Promise.resolve();
   }
 
   async #call(key: string, op: 'take' | 'charge', cost: number, limit: number, windowMs: number | undefined): Promise<LimitTake> {
-    // The user's key only ever reaches Redis hashed: a 1 MB key, or one with control characters or
-    // braces, is 64 hex characters. The braces make both keys one hash slot (Redis Cluster).
-    const slot = `${this.#prefix}{${sha256Hex(key)}}`;
-    const pending = this.#run([`${slot}:w`, `${slot}:c`], [op, String(cost), String(limit), String(windowMs ?? 0)]);
+    const pending = this.#run(this.#redisKeys(key), [op, String(cost), String(limit), String(windowMs ?? 0)]);
     return readAnswer(await withTimeout(pending, this.#timeoutMs));
   }
 }

@@ -19,9 +19,10 @@ export function sha256Hex(text: string): string {
 }
 
 /**
- * What the memory store keeps a key as: short keys as they are (no hashing on the common path), long
- * ones as their SHA-256, so that a 1 MB key costs 64 characters; the first letter keeps the two apart.
+ * What the memory store keeps a key as: short keys as they are (no work on the common path), long ones
+ * as their SHA-256, so that a 1 MB key costs 71 characters. A short key equal to `sha256:<hex>` of a long
+ * one would need a preimage of SHA-256.
  */
 export function memoryKey(key: string): string {
-  return key.length <= MAX_PLAIN_KEY ? `k${key}` : `h${sha256Hex(key)}`;
+  return key.length <= MAX_PLAIN_KEY ? key : `sha256:${sha256Hex(key)}`;
 }

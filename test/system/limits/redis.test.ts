@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HookAbortError, HookRunner, executeTool } from '../../../src/index.js';
 import { limitHook, redisLimitStore } from '../../../src/limits/index.js';
@@ -82,6 +83,19 @@ describe('limits on a real Redis', () => {
     expect(results.map((r) => r.other)).toEqual([0, 0, 0, 0]);
     expect(results.reduce((sum, r) => sum + r.ran, 0)).toBe(25);
     expect(results.reduce((sum, r) => sum + r.stopped, 0)).toBe(4 * 40 - 25);
+  });
+
+  it('works with a node-redis client too (evalSha, loading the script the first time)', { timeout: 60_000 }, async (ctx) => {
+    const redis = await server(ctx);
+    const nodeRedis = createClient({ url: `redis://127.0.0.1:${redis.port}` });
+    nodeRedis.on('error', () => undefined);
+    await nodeRedis.connect();
+    cleanups.push(() => nodeRedis.destroy());
+    const runner = new HookRunner({ hooks: [limitHook({ name: 'nr', limit: 2, windowMs: 60_000, store: redisLimitStore(nodeRedis) })] });
+    const call = () => executeTool({ hooks: runner, toolName: 'search', args: {}, execute: () => 'ran' });
+    await expect(call()).resolves.toBe('ran');
+    await expect(call()).resolves.toBe('ran');
+    await expect(call()).rejects.toThrow('limit nr: 2 per minute reached');
   });
 
   it('slides: a call leaves the window after windowMs, on the server clock', { timeout: 60_000 }, async (ctx) => {

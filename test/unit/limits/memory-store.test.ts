@@ -109,9 +109,9 @@ describe('keys', () => {
 
   it('holds a 1 MB key or one with control characters as a short, distinct key', () => {
     const big = 'x'.repeat(1 << 20);
-    expect(memoryKey(big)).toHaveLength(65);
+    expect(memoryKey(big)).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(memoryKey(big)).not.toBe(memoryKey(`${big}y`));
-    expect(memoryKey('a\u0000\r\n')).toBe('ka\u0000\r\n');
+    expect(memoryKey('a\u0000\r\n')).toBe('a\u0000\r\n');
     const store = new MemoryStore(10, () => 0);
     expect(store.takeNow(big, 1, 1, undefined).allowed).toBe(true);
     expect(store.takeNow(big, 1, 1, undefined).allowed).toBe(false);
