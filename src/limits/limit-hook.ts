@@ -139,8 +139,16 @@ class Limiter<S> {
     const take = config.mode === 'audit' ? 0 : cost;
     const memory = this.#memory;
     if (memory !== undefined) return this.#decide(args, key, cost, memory.takeNow(key, take, config.limit, config.windowMs));
-    return this.#store('take', () => config.store.take(key, take, config.limit, config.windowMs)).then((answer) =>
-      this.#decide(args, key, cost, checkTake(config, answer)),
+    let pending: Promise<LimitTake>;
+    try {
+      pending = config.store.take(key, take, config.limit, config.windowMs);
+    } catch (error) {
+      return Promise.reject(this.#storeError('take', error));
+    }
+    // One reaction for both outcomes: the store's round trip is the call's cost, and nothing should add to it.
+    return Promise.resolve(pending).then(
+      (answer) => this.#decide(args, key, cost, checkTake(config, answer)),
+      (error: unknown) => Promise.reject(this.#storeError('take', error)),
     );
   }
 
@@ -163,7 +171,16 @@ class Limiter<S> {
     const memory = this.#memory;
     const charged = key;
     if (memory !== undefined) return this.#charged(memory.chargeNow(charged, charge, config.windowMs));
-    return this.#store('charge', () => config.store.charge(charged, charge, config.windowMs)).then((used) => this.#charged(checkUsed(config, used)));
+    let pending: Promise<number>;
+    try {
+      pending = config.store.charge(charged, charge, config.windowMs);
+    } catch (error) {
+      return Promise.reject(this.#storeError('charge', error));
+    }
+    return Promise.resolve(pending).then(
+      (used) => this.#charged(checkUsed(config, used)),
+      (error: unknown) => Promise.reject(this.#storeError('charge', error)),
+    );
   }
 
   #decide(args: ToolArgs, key: string, cost: number, answer: LimitTake): HookDecision {
@@ -234,16 +251,9 @@ class Limiter<S> {
     return checkCost(this.config.name, 'costAfter', callSync(() => costAfter(tool, args, result, state)));
   }
 
-  /** Calls the store; what it throws or rejects with becomes an error naming the store and the cause. */
-  async #store<T>(op: 'take' | 'charge', call: () => Promise<T>): Promise<T> {
-    const store = this.config.store;
-    try {
-      const called = callSync(call);
-      if (!called.ok) throw called.error;
-      return await called.value;
-    } catch (error) {
-      throw limitError(this.config.name, `limit store ${storeName(store)} failed to ${op}: ${errorMessage(error)}`, error);
-    }
+  /** What a store threw or rejected with, as an error naming the store and the cause. */
+  #storeError(op: 'take' | 'charge', error: unknown): Error {
+    return limitError(this.config.name, `limit store ${storeName(this.config.store)} failed to ${op}: ${errorMessage(error)}`, error);
   }
 }
 

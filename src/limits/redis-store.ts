@@ -38,25 +38,20 @@ function scriptRunner(client: unknown): RunScript | undefined {
   const candidate = client as Partial<Record<'evalsha' | 'evalSha' | 'eval', unknown>>;
   if (typeof candidate.evalsha === 'function' && typeof candidate.eval === 'function') {
     const io = client as IoRedisLike;
-    return async (keys, args) => {
-      try {
-        return await io.evalsha(LIMIT_SCRIPT_SHA1, keys.length, ...keys, ...args);
-      } catch (error) {
+    // Not async: one promise per call less (the call is one round trip; what wraps it should not add).
+    return (keys, args) =>
+      io.evalsha(LIMIT_SCRIPT_SHA1, keys.length, ...keys, ...args).catch((error: unknown) => {
         if (!isNoScript(error)) throw error;
         return io.eval(LIMIT_SCRIPT, keys.length, ...keys, ...args);
-      }
-    };
+      });
   }
   if (typeof candidate.evalSha === 'function' && typeof candidate.eval === 'function') {
     const node = client as NodeRedisLike;
-    return async (keys, args) => {
-      try {
-        return await node.evalSha(LIMIT_SCRIPT_SHA1, { keys: [...keys], arguments: [...args] });
-      } catch (error) {
+    return (keys, args) =>
+      node.evalSha(LIMIT_SCRIPT_SHA1, { keys: [...keys], arguments: [...args] }).catch((error: unknown) => {
         if (!isNoScript(error)) throw error;
         return node.eval(LIMIT_SCRIPT, { keys: [...keys], arguments: [...args] });
-      }
-    };
+      });
   }
   return undefined;
 }
@@ -90,8 +85,8 @@ class RedisStore implements LimitStore {
     return this.#call(key, 'take', cost, limit, windowMs);
   }
 
-  async charge(key: string, cost: number, windowMs: number | undefined): Promise<number> {
-    return (await this.#call(key, 'charge', cost, 0, windowMs)).used;
+  charge(key: string, cost: number, windowMs: number | undefined): Promise<number> {
+    return this.#call(key, 'charge', cost, 0, windowMs).then((answer) => answer.used);
   }
 
   /**
@@ -116,22 +111,34 @@ class RedisStore implements LimitStore {
     return Promise.resolve();
   }
 
-  async #call(key: string, op: 'take' | 'charge', cost: number, limit: number, windowMs: number | undefined): Promise<LimitTake> {
-    const pending = this.#run(this.#redisKeys(key), [op, String(cost), String(limit), String(windowMs ?? 0)]);
-    return readAnswer(await withTimeout(pending, this.#timeoutMs));
+  #call(key: string, op: 'take' | 'charge', cost: number, limit: number, windowMs: number | undefined): Promise<LimitTake> {
+    let pending: Promise<unknown>;
+    try {
+      pending = this.#run(this.#redisKeys(key), [op, String(cost), String(limit), String(windowMs ?? 0)]);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return answerWithin(pending, this.#timeoutMs);
   }
 }
 
-/** `pending`, or an error once `timeoutMs` passed (0: no limit). The timer never keeps a process alive. */
-function withTimeout<T>(pending: Promise<T>, timeoutMs: number): Promise<T> {
-  if (timeoutMs === 0) return pending;
-  return new Promise<T>((resolve, reject) => {
+/**
+ * The script's answer, checked, or an error once `timeoutMs` passed (0: no limit): one promise for both.
+ * The timer never keeps a process alive.
+ */
+function answerWithin(pending: Promise<unknown>, timeoutMs: number): Promise<LimitTake> {
+  if (timeoutMs === 0) return pending.then(readAnswer);
+  return new Promise<LimitTake>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     timer.unref();
     pending.then(
       (value) => {
         clearTimeout(timer);
-        resolve(value);
+        try {
+          resolve(readAnswer(value));
+        } catch (error) {
+          reject(error as Error);
+        }
       },
       (error: unknown) => {
         clearTimeout(timer);
