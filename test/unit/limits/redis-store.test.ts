@@ -82,6 +82,28 @@ describe('redisLimitStore', () => {
     await expect(redisLimitStore(slowButFine, { timeoutMs: 0 }).take('k', 1, 1, undefined)).resolves.toEqual({ allowed: true, used: 1 });
   });
 
+  it('a client that throws at once, or answers with something that is not a promise, rejects', async () => {
+    const throwing = { evalsha: () => { throw new Error('closed'); }, eval: () => Promise.resolve(null) };
+    await expect(redisLimitStore(throwing).take('k', 1, 1, undefined)).rejects.toThrow('closed');
+    const throwsString = { evalsha: () => { throw 'nope'; }, eval: () => Promise.resolve(null) };
+    await expect(redisLimitStore(throwsString).take('k', 1, 1, undefined)).rejects.toThrow('nope');
+    const notAPromise = { evalsha: () => [1, '1'], eval: () => Promise.resolve(null) };
+    await expect(redisLimitStore(notAPromise).take('k', 1, 1, undefined)).rejects.toThrow(TypeError);
+  });
+
+  it('hashes a long key every time (not remembered) and a short one once, to the same Redis keys', async () => {
+    const client = ioredisLike([1, '1']);
+    const store = redisLimitStore(client);
+    const long = 'k'.repeat(300);
+    await store.take(long, 1, 5, undefined);
+    await store.take(long, 1, 5, undefined);
+    for (let i = 0; i < 4100; i += 1) await store.take(`user-${i}`, 1, 5, undefined);
+    await store.take('user-0', 1, 5, undefined);
+    const keysOf = (index: number) => client.calls[index]?.args.slice(2, 4);
+    expect(keysOf(0)).toEqual(keysOf(1));
+    expect(keysOf(2)).toEqual(keysOf(client.calls.length - 1));
+  });
+
   it('close() leaves the client alone', async () => {
     const client = ioredisLike([1, '1']);
     await redisLimitStore(client).close?.();
