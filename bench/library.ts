@@ -8,9 +8,10 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Core from '../src/index.js';
 import type * as Hooks from '../src/hooks/index.js';
+import type * as Limits from '../src/limits/index.js';
 
-/** The library's public API: `toolhooks` and `toolhooks/hooks`. */
-export type Library = typeof Core & typeof Hooks;
+/** The library's public API: `toolhooks` and `toolhooks/hooks`, and `toolhooks/limits` when the build has it. */
+export type Library = typeof Core & typeof Hooks & { readonly limits?: typeof Limits };
 
 /** Which build was loaded, for the report. */
 export type Build = 'dist' | 'src';
@@ -26,7 +27,10 @@ export async function loadLibrary(build: Build, distDir?: string): Promise<Libra
     const dir = distDir === undefined ? DIST : pathToFileURL(`${resolve(distDir)}/`);
     const index = new URL('index.js', dir);
     if (!existsSync(fileURLToPath(index))) throw new Error(`${fileURLToPath(index)} is missing: run \`npm run bench\`, which compiles bench/.dist first`);
-    return { ...(await import(index.href)), ...(await import(new URL('hooks/index.js', dir).href)) } as Library;
+    const limits = new URL('limits/index.js', dir);
+    // An older build (`--dist`) has no toolhooks/limits: its rows are left out.
+    const withLimits = existsSync(fileURLToPath(limits)) ? { limits: (await import(limits.href)) as typeof Limits } : {};
+    return { ...(await import(index.href)), ...(await import(new URL('hooks/index.js', dir).href)), ...withLimits } as Library;
   }
-  return { ...(await import('../src/index.js')), ...(await import('../src/hooks/index.js')) };
+  return { ...(await import('../src/index.js')), ...(await import('../src/hooks/index.js')), limits: await import('../src/limits/index.js') };
 }

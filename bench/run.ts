@@ -22,6 +22,7 @@ import { loadLibrary } from './library.js';
 import type { Scenario } from './scenarios.js';
 import { REFERENCES, noSdkScenarios, sdkScenarios } from './scenarios.js';
 import type { TracingSdk } from './sdk.js';
+import { closeLimitBench } from './limits.js';
 import { installTracingSdk } from './sdk.js';
 import { recordShapes, spanCounts } from './spans.js';
 
@@ -342,7 +343,10 @@ async function main(): Promise<void> {
   await sdk.provider.shutdown();
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exitCode = 1;
-});
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  // The Redis rows' client (BENCH_REDIS_URL) would keep the process alive.
+  .finally(closeLimitBench);

@@ -13,6 +13,7 @@ import { DiscardingDestination, handWrittenTelemetry } from './hand-written-tele
 import type { Library } from './library.js';
 import type { CallObserver } from './hand-written.js';
 import type { PlainHook } from './workload.js';
+import { limitScenarios } from './limits.js';
 import { sampledOutTracer } from './sdk.js';
 import { ARGS, CALL_ID, NESTED_ARGS, TOOL_NAME, nonMatchingHooks, plainHooks, tool } from './workload.js';
 
@@ -154,6 +155,7 @@ export function noSdkScenarios(lib: Library): Scenario[] {
       library: true,
       call: approvedCall(lib, decision),
     },
+    ...limitScenarios(lib),
   ];
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the real programs the deployment and system tests run:
 #   - promtool/prometheus (Debian package `prometheus`), docker-compose (Debian package `docker-compose`) and
-#     tmux (the terminal approver's pseudo-terminal test),
+#     tmux (the terminal approver's pseudo-terminal test), redis-server (the limits' Redis store test: the
+#     test starts its own server on a free port; the package's daemon is never started),
 #     for CI machines with apt-get where we are root or have passwordless sudo; anywhere else it says what to
 #     do and fails without touching the system;
 #   - Jaeger v2, built from source with Go (Jaeger publishes no Debian package) into a cache keyed by its
@@ -20,16 +21,17 @@
 # anyway is stopped and disabled afterwards.
 set -euo pipefail
 
-PACKAGES=(prometheus docker-compose tmux)
+PACKAGES=(prometheus docker-compose tmux redis-server)
 
 have_all() {
   command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1 &&
-    command -v docker-compose >/dev/null 2>&1 && command -v tmux >/dev/null 2>&1
+    command -v docker-compose >/dev/null 2>&1 && command -v tmux >/dev/null 2>&1 &&
+    command -v redis-server >/dev/null 2>&1
 }
 
 install_debian_packages() {
   if have_all; then
-    echo "ci-install-tools: prometheus, promtool, docker-compose and tmux already installed"
+    echo "ci-install-tools: prometheus, promtool, docker-compose, tmux and redis-server already installed"
     return 0
   fi
 
@@ -67,15 +69,19 @@ install_debian_packages() {
 
   # Belt and braces: if a service manager started the daemon regardless, stop it and keep it off so that
   # port 9090 stays free for the compose stack and the tests' own Prometheus.
+  # The same for redis-server's daemon (port 6379).
   if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
     as_root systemctl disable --now prometheus.service >/dev/null 2>&1 || true
-  elif [ -x /etc/init.d/prometheus ]; then
-    as_root /etc/init.d/prometheus stop >/dev/null 2>&1 || true
+    as_root systemctl disable --now redis-server.service >/dev/null 2>&1 || true
+  else
+    if [ -x /etc/init.d/prometheus ]; then as_root /etc/init.d/prometheus stop >/dev/null 2>&1 || true; fi
+    if [ -x /etc/init.d/redis-server ]; then as_root /etc/init.d/redis-server stop >/dev/null 2>&1 || true; fi
   fi
 
   promtool --version | head -n 1
   prometheus --version | head -n 1
   docker-compose version --short
+  redis-server --version
 }
 
 # Jaeger v2. Module v1.76.0 is Jaeger 2.13.0, the version docker-compose.yml pins

@@ -67,6 +67,32 @@ export function isIssuedDecision(value: unknown): value is HookDecision {
   return typeof value === 'object' && value !== null && issued.has(value);
 }
 
+/**
+ * Telemetry attributes a hook attached to one of its decisions (see {@link withEventAttributes}):
+ * values OpenTelemetry attributes can hold.
+ */
+export type DecisionAttributes = Readonly<Record<string, string | number | boolean | readonly string[]>>;
+
+const attached = new WeakMap<object, DecisionAttributes>();
+
+/**
+ * A copy of `decision` whose `toolhooks.hook.decision` span event and observer record
+ * (`PhaseHookRecord.attributes`) carry `attributes` beside the runner's own, which win on a clash. For
+ * toolhooks' own governance hooks (a limit hook's `toolhooks.limit.*`): the copy is frozen and counts as
+ * issued, so the runner uses it as it is. Never put a value your telemetry must not hold here.
+ * @internal
+ */
+export function withEventAttributes<D extends HookDecision>(decision: D, attributes: DecisionAttributes): D {
+  const copy = issue<HookDecision>(Object.freeze({ ...decision }) as HookDecision) as D;
+  attached.set(copy, Object.freeze({ ...attributes }));
+  return copy;
+}
+
+/** The attributes attached to `decision` by {@link withEventAttributes}, if any. @internal */
+export function eventAttributesOf(decision: HookDecision): DecisionAttributes | undefined {
+  return attached.get(decision);
+}
+
 /** What a hook decides about a tool call. */
 export type HookDecision = Continue | Skip | Redirect | Abort | Ask | Replace;
 

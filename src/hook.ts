@@ -158,6 +158,11 @@ export interface PhaseHookRecord {
   readonly mode?: HookMode;
   /** The hook whose decision won over this one, when this decision was shadowed. */
   readonly shadowedBy?: string;
+  /**
+   * Telemetry attributes the hook attached to its decision, as on its `toolhooks.hook.decision` event
+   * (a limit hook's `toolhooks.limit.used`, `.limit`, `.window_ms`); absent for most hooks.
+   */
+  readonly attributes?: Readonly<Record<string, string | number | boolean | readonly string[]>>;
 }
 
 /** A decision that lost to an earlier one in the same phase. */

@@ -5,7 +5,7 @@
 import { metrics, ValueType } from '@opentelemetry/api';
 import type { Attributes, Counter, Histogram, Meter, MeterProvider } from '@opentelemetry/api';
 import { anything, object, readOptions, string } from '../internal/validate.js';
-import type { ApprovalEvent, PhaseEvent, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
+import type { ApprovalEvent, PhaseEvent, PhaseHookRecord, ToolEvent, ToolHook, ToolHookEvent, ToolMatcher } from '../hook.js';
 import {
   APPROVAL_DURATION_BUCKETS,
   ATTR_APPROVAL_OUTCOME,
@@ -20,6 +20,7 @@ import {
   ATTR_HOOK_ERROR_KIND,
   ATTR_HOOK_MODE,
   ATTR_HOOK_NAME,
+  ATTR_LIMIT_LIMIT,
   ATTR_OUTCOME,
   ATTR_PHASE,
   HOOK_DURATION_BUCKETS,
@@ -29,6 +30,7 @@ import {
   METRIC_HOOK_DECISIONS,
   METRIC_HOOK_DURATION,
   METRIC_HOOK_ERRORS,
+  METRIC_LIMIT_EXCEEDED,
   METRIC_TOOL_CALLS,
   METRIC_TOOL_DURATION,
   TOOL_DURATION_BUCKETS,
@@ -66,6 +68,7 @@ interface Instruments {
   readonly hookDuration: Histogram;
   readonly approvalRequests: Counter;
   readonly approvalDuration: Histogram;
+  readonly limitExceeded: Counter;
 }
 
 /**
@@ -154,6 +157,7 @@ function createInstruments(meter: Meter): Instruments {
       'Time tool calls spent waiting for an approval (the wait alone).',
       APPROVAL_DURATION_BUCKETS,
     ),
+    limitExceeded: counter(METRIC_LIMIT_EXCEEDED, 'Tool calls a limit hook stopped (aborted, skipped or asked about).', '{call}'),
   };
 }
 
@@ -186,6 +190,9 @@ function recordPhase(instruments: Instruments, event: PhaseEvent): void {
       });
     }
     if (record.decision === 'error') continue;
+    if (stoppedByLimit(record)) {
+      instruments.limitExceeded.add(1, { [ATTR_HOOK_NAME]: record.hook, [ATTR_GEN_AI_TOOL_NAME]: event.toolName });
+    }
     instruments.hookDecisions.add(1, {
       [ATTR_PHASE]: event.phase,
       [ATTR_HOOK_NAME]: record.hook,
@@ -203,6 +210,14 @@ function recordPhase(instruments: Instruments, event: PhaseEvent): void {
       [ATTR_HOOK_MODE]: failure.mode ?? 'enforce',
     });
   }
+}
+
+/**
+ * Whether an enforced limit hook stopped the call: its decision carries the limit's attributes and is not
+ * Continue (an audit hook's would-stop is counted by `toolhooks.hook.decisions` with its mode).
+ */
+function stoppedByLimit(record: PhaseHookRecord): boolean {
+  return record.decision !== 'continue' && record.mode !== 'audit' && record.attributes?.[ATTR_LIMIT_LIMIT] !== undefined;
 }
 
 function recordApproval(instruments: Instruments, event: ApprovalEvent): void {

@@ -7,6 +7,7 @@
  */
 import { ProxyTracerProvider } from '@opentelemetry/api';
 import { errorMessage, typeName } from '../internal/describe.js';
+import { replayCopyOf } from '../internal/replay-copy.js';
 import { HookAbortError, HookRunner } from '../index.js';
 import type { HookDecision, HookFailure, HookRunnerOptions, PhaseEvent, ToolArgs, ToolHook } from '../index.js';
 import { ReplayInputError } from './input-error.js';
@@ -57,6 +58,8 @@ function askReplay(event: PhaseEvent): PhaseReplay {
 export class ReplayRunner<S = unknown> {
   readonly #runner: HookRunner<S>;
   #last: PhaseEvent | undefined;
+  /** The recorded start of the call being replayed, in ms: the clock of hooks that count over time (limits). */
+  #now = 0;
 
   constructor(hooks: ReplayHooks<S>) {
     const options = runnerOptions(hooks);
@@ -72,7 +75,9 @@ export class ReplayRunner<S = unknown> {
       new HookRunner<S>({ ...options, hooks: [...(options.hooks ?? [])], tracer: new ProxyTracerProvider().getTracer('toolhooks-replay') });
       this.#runner = new HookRunner<S>({
         ...options,
-        hooks: [...(options.hooks ?? []).map(muteObserver), observer],
+        // A hook that keeps state between calls (a limit) runs as a fresh copy on the recorded clock:
+        // deterministic, and never counting in the store the live hook uses.
+        hooks: [...(options.hooks ?? []).map((hook) => muteObserver((replayCopyOf(hook, () => this.#now) as ToolHook<S> | undefined) ?? hook)), observer],
         // Replay must not add spans to the traces it reads, nor to any other.
         tracer: new ProxyTracerProvider().getTracer('toolhooks-replay'),
         // Nobody is asked: an Ask is reported as the Ask it is (below), whatever this answers.
@@ -81,6 +86,11 @@ export class ReplayRunner<S = unknown> {
     } catch (error) {
       throw new ReplayInputError(`hooks cannot be run: ${errorMessage(error)}`, { cause: error });
     }
+  }
+
+  /** Sets the clock to a recorded call's start (nanoseconds since the epoch), before its phases run. */
+  clockAt(startNs: bigint): void {
+    this.#now = Number(startNs / 1_000_000n);
   }
 
   /** Runs before_tool for one recorded call. */

@@ -57,6 +57,7 @@ export async function replayCalls<S>(runner: ReplayRunner<S>, calls: readonly Re
   for (const call of calls) {
     const args = parseArguments(call.arguments);
     if (args === undefined) continue;
+    runner.clockAt(call.startNs);
     const before = await replayPhase(() => runner.before(call.tool, args, state, call.callId));
     if (before === undefined) continue;
     replayed += 1;

@@ -5,6 +5,7 @@
  */
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
+import { eventAttributesOf } from '../decisions.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase, RecordedError } from '../hook.js';
 import { attributeLengthLimit, eventCountLimit } from './span-limits.js';
 import { addSpanEvent, endSpan, setSpanAttributes, startSpan } from './span.js';
@@ -123,12 +124,12 @@ function eventContext(span: Span, capture: Capture, recording: Recording): Event
 }
 
 function eventAttributes(context: EventContext, event: PhaseSpanEvent): Attributes {
-  const attributes = eventAttributesOf(context, event);
+  const attributes = recordAttributes(context, event);
   if (context.guardrail) Object.assign(attributes, guardrailEventAttributes(event));
   return attributes;
 }
 
-function eventAttributesOf({ capture, lengthLimit }: EventContext, event: PhaseSpanEvent): Attributes {
+function recordAttributes({ capture, lengthLimit }: EventContext, event: PhaseSpanEvent): Attributes {
   let attributes: Attributes;
   let reason: string | undefined;
   switch (event.type) {
@@ -155,6 +156,10 @@ function decisionAttributes(capture: Capture, hook: RecordedHook, decision: Hook
     [ATTR_HOOK_DURATION_MS]: durationMs,
   };
   if (hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
+  const attached = eventAttributesOf(decision);
+  if (attached !== undefined) {
+    for (const name in attached) if (!(name in attributes)) attributes[name] = attached[name];
+  }
   if (decision.kind !== 'continue' && decision.reason !== '') {
     attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
   }

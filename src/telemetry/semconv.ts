@@ -117,6 +117,15 @@ export const ATTR_APPROVAL_EDITED = 'toolhooks.approval.edited';
 /** The approver's reason for a refusal, when it gave one (cut to `capture.maxLength`). */
 export const ATTR_APPROVAL_DENIAL_REASON = 'toolhooks.approval.denial_reason';
 
+// Limit hooks (toolhooks/limits; docs/limits.md): on a limit hook's `toolhooks.hook.decision` events.
+// The key a limit counts under is never recorded: it is usually a user or session id.
+/** The cost counted for the key: after the call was let through (with its cost), or the count that stopped it. */
+export const ATTR_LIMIT_USED = 'toolhooks.limit.used';
+/** The limit: calls, or cost units. */
+export const ATTR_LIMIT_LIMIT = 'toolhooks.limit.limit';
+/** The sliding window in milliseconds; absent for a lifetime limit. */
+export const ATTR_LIMIT_WINDOW_MS = 'toolhooks.limit.window_ms';
+
 // Metrics (OTel names; Prometheus names in the comments)
 /** Histogram, seconds → `gen_ai_execute_tool_duration_seconds`. */
 export const METRIC_TOOL_DURATION = 'gen_ai.execute_tool.duration';
@@ -132,6 +141,8 @@ export const METRIC_HOOK_DURATION = 'toolhooks.hook.duration';
 export const METRIC_APPROVAL_REQUESTS = 'toolhooks.approval.requests';
 /** Histogram, seconds (the wait alone) → `toolhooks_approval_duration_seconds`. */
 export const METRIC_APPROVAL_DURATION = 'toolhooks.approval.duration';
+/** Counter `{call}`, each call a limit hook stopped → `toolhooks_limit_exceeded_total`. */
+export const METRIC_LIMIT_EXCEEDED = 'toolhooks.limit.exceeded';
 /** Bucket boundaries of `gen_ai.execute_tool.duration` (GenAI semantic conventions). */
 export const TOOL_DURATION_BUCKETS: readonly number[] = Object.freeze([
   0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,

@@ -10,6 +10,8 @@ export interface TrafficCall {
   readonly callId?: string;
   /** The recorded before_tool decision and its hook; none means no hook decided (continue). */
   readonly before?: { readonly decision: string; readonly hook: string };
+  /** When the call started, in ms after the first call's time; default: its index (calls 1 ms apart). */
+  readonly atMs?: number;
 }
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
@@ -27,7 +29,7 @@ const attribute = (key: string, value: string): { key: string; value: { stringVa
 export function otlpTraffic(calls: readonly TrafficCall[], traceId = TRACE_ID): string {
   const spans = calls.flatMap((call, index) => {
     const spanId = (index + 1).toString(16).padStart(16, '0');
-    const start = BigInt(1_764_460_800_000_000_000) + BigInt(index) * 1_000_000n;
+    const start = BigInt(1_764_460_800_000_000_000) + BigInt(call.atMs ?? index) * 1_000_000n;
     const attributes = [attribute('gen_ai.operation.name', 'execute_tool'), attribute('gen_ai.tool.name', call.tool)];
     if (call.args !== undefined) attributes.push(attribute('gen_ai.tool.call.arguments', JSON.stringify(call.args)));
     if (call.callId !== undefined) attributes.push(attribute('gen_ai.tool.call.id', call.callId));

@@ -21,7 +21,7 @@ import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve as resolvePath } from 'node:path';
 
 /** A program the tests know how to install. */
-export type KnownProgram = 'promtool' | 'prometheus' | 'docker-compose' | 'tmux';
+export type KnownProgram = 'promtool' | 'prometheus' | 'docker-compose' | 'tmux' | 'redis-server';
 
 /** The Debian/Ubuntu package that provides each program. */
 const DEBIAN_PACKAGE: Readonly<Record<KnownProgram, string>> = {
@@ -29,6 +29,7 @@ const DEBIAN_PACKAGE: Readonly<Record<KnownProgram, string>> = {
   prometheus: 'prometheus',
   'docker-compose': 'docker-compose',
   tmux: 'tmux',
+  'redis-server': 'redis-server',
 };
 
 /**

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CONTINUE, HookAbortError, VERSION, abort, ask, isHookDecision, redirect, replaceResult, skip } from '../../src/index.js';
 import type { HookDecision } from '../../src/index.js';
 import packageJson from '../../package.json' with { type: 'json' };
+import { eventAttributesOf, isIssuedDecision, withEventAttributes } from '../../src/decisions.js';
+import { createTestTracing, eventsOf } from '../support/tracing.js';
 
 describe('decisions', () => {
   it('are frozen plain objects discriminated by kind (Orqest decision shape)', () => {
@@ -143,5 +145,32 @@ describe('HookAbortError', () => {
 describe('VERSION', () => {
   it('is the package version', () => {
     expect(VERSION).toBe(packageJson.version);
+  });
+});
+
+describe('withEventAttributes (a hook attaching attributes to its decision event)', () => {
+  it('returns a frozen, issued copy carrying the attributes; the original carries none', () => {
+    const original = redirect({ newTool: 'b', reason: 'r' });
+    const copy = withEventAttributes(original, { 'x.count': 2 });
+    expect(copy).toEqual(original);
+    expect(copy).not.toBe(original);
+    expect(Object.isFrozen(copy)).toBe(true);
+    expect(isIssuedDecision(copy)).toBe(true);
+    expect(eventAttributesOf(copy)).toEqual({ 'x.count': 2 });
+    expect(eventAttributesOf(original)).toBeUndefined();
+    expect(eventAttributesOf(CONTINUE)).toBeUndefined();
+  });
+
+  it('puts them on the decision event and the observer record, where the runner\'s own attributes win', async () => {
+    const tracing = createTestTracing();
+    const records: unknown[] = [];
+    const runner = tracing.runner([
+      { name: 'tagger', beforeTool: () => withEventAttributes(abort('stop'), { 'toolhooks.decision': 'continue', 'x.tag': 'a' }) },
+      { name: 'watch', onEvent: (event) => void (event.type === 'phase' && records.push(...event.hooks)) },
+    ]);
+    await expect(runner.runBefore('t', {}, undefined)).rejects.toThrow('stop');
+    const event = eventsOf(tracing.onlySpan('toolhooks.before_tool'), 'toolhooks.hook.decision')[0];
+    expect(event?.attributes).toMatchObject({ 'toolhooks.decision': 'abort', 'x.tag': 'a' });
+    expect(records).toEqual([expect.objectContaining({ hook: 'tagger', decision: 'abort', attributes: { 'toolhooks.decision': 'continue', 'x.tag': 'a' } })]);
   });
 });

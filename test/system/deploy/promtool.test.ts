@@ -16,6 +16,7 @@ import {
   METRIC_APPROVAL_REQUESTS,
   METRIC_HOOK_DECISIONS,
   METRIC_HOOK_ERRORS,
+  METRIC_LIMIT_EXCEEDED,
   METRIC_TOOL_CALLS,
 } from '../../../src/telemetry/semconv.js';
 import { requirePrograms, runProgram } from '../../support/programs.js';
@@ -103,7 +104,7 @@ function withoutComments(yaml: string): string {
 
 describe('alert rules use the names toolhooks exports', () => {
   const exported = {
-    metrics: new Set([METRIC_TOOL_CALLS, METRIC_HOOK_DECISIONS, METRIC_HOOK_ERRORS, METRIC_APPROVAL_REQUESTS].map(prometheusCounter)),
+    metrics: new Set([METRIC_TOOL_CALLS, METRIC_HOOK_DECISIONS, METRIC_HOOK_ERRORS, METRIC_APPROVAL_REQUESTS, METRIC_LIMIT_EXCEEDED].map(prometheusCounter)),
     labels: new Set(
       [ATTR_GEN_AI_TOOL_NAME, ATTR_OUTCOME, ATTR_PHASE, ATTR_HOOK_NAME, ATTR_HOOK_ERROR_KIND, ATTR_DECISION, ATTR_HOOK_MODE, ATTR_GATED, ATTR_APPROVAL_OUTCOME].map(
         prometheusLabel,
@@ -116,7 +117,7 @@ describe('alert rules use the names toolhooks exports', () => {
     // Raw series are the names without a colon; recording-rule names (level:metric:ops) have colons.
     const used = new Set([...rules.matchAll(/(?<![:\w])(toolhooks_[a-z_]+_total)\b/g)].map((m) => m[1]));
     expect([...used].sort()).toEqual(
-      [METRIC_APPROVAL_REQUESTS, METRIC_HOOK_DECISIONS, METRIC_HOOK_ERRORS, METRIC_TOOL_CALLS].map(prometheusCounter).sort(),
+      [METRIC_APPROVAL_REQUESTS, METRIC_HOOK_DECISIONS, METRIC_HOOK_ERRORS, METRIC_LIMIT_EXCEEDED, METRIC_TOOL_CALLS].map(prometheusCounter).sort(),
     );
     for (const name of used) expect(exported.metrics).toContain(name);
   });

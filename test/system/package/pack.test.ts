@@ -182,3 +182,20 @@ describe('the packed package: toolhooks/adk', () => {
     expect(run('node', ['-e', `console.log(Object.keys(require('toolhooks/adk')).sort().join(','))`], app).trim()).toBe('AdkConfirmationRefused,ToolhooksPlugin,toolhooksPlugin');
   });
 });
+
+describe('the packed package: toolhooks/limits', () => {
+  const useLimits = `
+    const runner = new HookRunner([limitHook({ name: 'twice', limit: 2 })]);
+    const call = () => executeTool({ hooks: runner, toolName: 't', args: {}, execute: () => 'ran' }).catch((error) => error.message);
+    (async () => console.log(JSON.stringify([await call(), await call(), await call()])))();`;
+
+  it('loads and works through require and import without a Redis client installed, exporting exactly its surface', () => {
+    expect(() => run('node', ['-e', `require.resolve('ioredis')`], app)).toThrow(/Cannot find module/);
+    const expected = JSON.stringify(['ran', 'ran', 'limit twice: 2 reached']);
+    expect(run('node', ['-e', `const { HookRunner, executeTool } = require('toolhooks'); const { limitHook } = require('toolhooks/limits');${useLimits}`], app).trim()).toBe(expected);
+    expect(
+      run('node', ['--input-type=module', '-e', `import { HookRunner, executeTool } from 'toolhooks'; import { limitHook } from 'toolhooks/limits';${useLimits}`], app).trim(),
+    ).toBe(expected);
+    expect(run('node', ['-e', `console.log(Object.keys(require('toolhooks/limits')).sort().join(','))`], app).trim()).toBe('limitHook,memoryLimitStore,redisLimitStore');
+  });
+});
