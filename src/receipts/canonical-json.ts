@@ -1,0 +1,95 @@
+/**
+ * RFC 8785 JSON Canonicalization Scheme (JCS): object keys sorted by their UTF-16 code units, no
+ * whitespace, numbers as ECMAScript writes them, strings escaped as `JSON.stringify` escapes them.
+ * Written here rather than taken from a package: it is forty lines, and the package would be a
+ * runtime dependency of every toolhooks user for one entry point.
+ * @internal
+ */
+
+/**
+ * The JCS text of a JSON value. Strict, as the RFC asks: a number that is not finite, a lone surrogate,
+ * or a value JSON cannot hold (undefined, a function, a symbol, a BigInt, a cycle) throws a TypeError
+ * naming it. Arrays and plain objects are walked; anything with `toJSON` (a Date) is read through it.
+ *
+ * @example
+ * ```ts
+ * canonicalJson({ b: 1, a: [2e-3, 'x'] }); // '{"a":[0.002,"x"],"b":1}'
+ * ```
+ */
+export function canonicalJson(value: unknown): string {
+  return write(value, new Set(), '$');
+}
+
+/**
+ * The JCS text of arguments as `JSON.stringify` would see them: members that are undefined, functions or
+ * symbols are left out (null in arrays), non-finite numbers are null, a BigInt is its decimal string and a
+ * reference back into a cycle is the string `[Circular]`. Never throws on such values, so a digest can
+ * always be made; hostile getters that throw still do (the caller guards).
+ */
+export function canonicalArgsJson(value: unknown): string {
+  return write(value, new Set(), '$', true);
+}
+
+function write(value: unknown, path: Set<object>, where: string, lenient = false): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (Number.isFinite(value)) return JSON.stringify(value);
+      if (lenient) return 'null';
+      throw new TypeError(`canonical JSON: ${where} is ${String(value)}, which JSON cannot hold`);
+    case 'string':
+      return quote(value, where, lenient);
+    case 'bigint':
+      if (lenient) return quote(value.toString(), where, lenient);
+      throw new TypeError(`canonical JSON: ${where} is a BigInt, which JSON cannot hold`);
+    case 'object':
+      break;
+    default:
+      if (lenient) return 'null';
+      throw new TypeError(`canonical JSON: ${where} is ${typeof value}, which JSON cannot hold`);
+  }
+  const object = value as Record<string, unknown> & { toJSON?: unknown };
+  if (typeof object.toJSON === 'function') return write((object.toJSON as (key: string) => unknown)(''), path, where, lenient);
+  if (path.has(object)) {
+    if (lenient) return '"[Circular]"';
+    throw new TypeError(`canonical JSON: ${where} refers back to an enclosing value (a cycle)`);
+  }
+  path.add(object);
+  let text: string;
+  if (Array.isArray(object)) {
+    const items: string[] = [];
+    for (let index = 0; index < object.length; index += 1) {
+      const item: unknown = object[index];
+      items.push(lenient && omitted(item) ? 'null' : write(item, path, `${where}[${index}]`, lenient));
+    }
+    text = `[${items.join(',')}]`;
+  } else {
+    const members: string[] = [];
+    // The default sort compares UTF-16 code units, which is the order RFC 8785 asks for.
+    for (const key of Object.keys(object).sort()) {
+      const member: unknown = object[key];
+      if (lenient && omitted(member)) continue;
+      members.push(`${quote(key, where, lenient)}:${write(member, path, `${where}.${key}`, lenient)}`);
+    }
+    text = `{${members.join(',')}}`;
+  }
+  path.delete(object);
+  return text;
+}
+
+/** What `JSON.stringify` leaves out of an object (and writes as null in an array). */
+function omitted(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+/** A lone surrogate: I-JSON (which JCS requires) has none. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function quote(text: string, where: string, lenient: boolean): string {
+  if (!lenient && LONE_SURROGATE.test(text)) throw new TypeError(`canonical JSON: ${where} holds a lone surrogate, which I-JSON forbids`);
+  // JSON.stringify escapes exactly what RFC 8785 §3.2.2.2 escapes: '"', '\\', and U+0000–U+001F (the
+  // short forms \b \t \n \f \r, else \u00xx in lowercase hex); everything else is written as is.
+  return JSON.stringify(text);
+}

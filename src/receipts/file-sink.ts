@@ -1,0 +1,182 @@
+/**
+ * The JSON Lines file sink: lines are queued in order and written by one loop, a batch at a time, each
+ * batch synced per `fsync` before its writes resolve. A batch that fails stays at the front of the queue
+ * (from the first byte not written) and is written first when the sink next writes or flushes, so a disk
+ * that fills up and frees again leaves no hole and no repeated line.
+ */
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { errorMessage } from '../internal/describe.js';
+import { oneOf, readOptions } from '../internal/validate.js';
+import type { FileReceiptSinkOptions, ReceiptSink } from './types.js';
+
+const WHERE = 'fileReceiptSink';
+/** Lines held while the file cannot be written; beyond it the oldest are dropped (they show as missing). */
+const MAX_QUEUED_LINES = 100_000;
+
+interface Queued {
+  readonly line: string;
+  readonly head: boolean;
+  readonly settle: { resolve: () => void; reject: (error: unknown) => void };
+}
+
+/**
+ * A sink that appends receipts to a JSON Lines file (created with mode 0600 when absent). `fsync`: `'always'`
+ * syncs every batch before its writes resolve; `'head'` (default) syncs batches that hold a signed head, and
+ * at close; `'never'` leaves it to the OS. A process that is killed loses only lines not yet written, in every
+ * mode (at most a torn last line, which `verifyReceipts` reports as `torn_tail`); a power loss may also lose
+ * what was written since the last sync.
+ *
+ * @example
+ * ```ts
+ * const receipts = receiptHook({ sink: fileReceiptSink('/var/log/agent/receipts.jsonl', { fsync: 'always' }) });
+ * ```
+ */
+export function fileReceiptSink(path: string, options?: FileReceiptSinkOptions): ReceiptSink {
+  if (typeof path !== 'string' || path === '') throw new TypeError(`${WHERE}(path) needs a file path, got ${typeof path === 'string' ? 'an empty string' : typeof path}`);
+  const read = readOptions(options, `${WHERE}(path, options)`, WHERE, { fsync: oneOf('always', 'head', 'never') });
+  return new FileSink(path, read.fsync ?? 'head');
+}
+
+class FileSink implements ReceiptSink {
+  readonly #path: string;
+  readonly #fsync: 'always' | 'head' | 'never';
+  #queue: Queued[] = [];
+  /** Bytes of the front batch that did not reach the file when its write failed. */
+  #unwritten: { bytes: Buffer; batch: Queued[] } | undefined = undefined;
+  #handle: FileHandle | undefined = undefined;
+  #draining: Promise<void> | undefined = undefined;
+  #closed = false;
+  #closing: Promise<void> | undefined = undefined;
+  #dropped = 0;
+  /** Whether the file's tail was checked (once, at the first open: later opens continue this run's own bytes). */
+  #tailChecked = false;
+
+  constructor(path: string, fsync: 'always' | 'head' | 'never') {
+    this.#path = path;
+    this.#fsync = fsync;
+  }
+
+  write(line: string, kind: 'record' | 'head'): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error(`receipt file ${this.#path} is closed`));
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ line, head: kind === 'head', settle: { resolve, reject } });
+      if (this.#queue.length > MAX_QUEUED_LINES) {
+        const oldest = this.#queue.shift() as Queued;
+        this.#dropped += 1;
+        oldest.settle.reject(new Error(`receipt file ${this.#path}: ${this.#dropped} line(s) dropped while it could not be written`));
+      }
+      this.#drain().catch(() => undefined);
+    });
+  }
+
+  flush(): Promise<void> {
+    return this.#drain();
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    try {
+      await this.#drain();
+      if (this.#handle !== undefined && this.#fsync !== 'never') await this.#handle.sync();
+    } finally {
+      this.#closed = true;
+      const handle = this.#handle;
+      this.#handle = undefined;
+      await handle?.close();
+    }
+  }
+
+  /** Writes until the queue is empty; one loop at a time. Rejects with the error that stopped it. */
+  #drain(): Promise<void> {
+    this.#draining ??= this.#loop().finally(() => {
+      this.#draining = undefined;
+    });
+    return this.#draining;
+  }
+
+  async #loop(): Promise<void> {
+    while (this.#unwritten !== undefined || this.#queue.length > 0) {
+      let pending = this.#unwritten;
+      if (pending === undefined) {
+        const batch = this.#queue;
+        this.#queue = [];
+        pending = { bytes: Buffer.from(batch.map((item) => `${item.line}\n`).join(''), 'utf8'), batch };
+      }
+      this.#unwritten = undefined;
+      try {
+        const handle = await this.#open();
+        const written = await writeAll(handle, pending.bytes);
+        if (written < pending.bytes.length) {
+          pending = { bytes: pending.bytes.subarray(written), batch: pending.batch };
+          throw new Error('the write stopped short');
+        }
+        if (this.#fsync === 'always' || (this.#fsync === 'head' && pending.batch.some((item) => item.head))) await handle.sync();
+      } catch (error) {
+        // Kept (from the first byte not written) to go first next time; its writers hear of the failure now.
+        this.#unwritten = pending;
+        const failure = new Error(`cannot write receipt file ${this.#path}: ${errorMessage(error)}`, { cause: error });
+        for (const item of pending.batch) item.settle.reject(failure);
+        pending.batch.length = 0;
+        await this.#reopen();
+        throw failure;
+      }
+      for (const item of pending.batch) item.settle.resolve();
+    }
+  }
+
+  async #open(): Promise<FileHandle> {
+    if (this.#handle !== undefined) return this.#handle;
+    const handle = await open(this.#path, 'a', 0o600);
+    if (this.#tailChecked) {
+      this.#handle = handle;
+      return handle;
+    }
+    try {
+      // A torn last line from an earlier crash: start on a new line so this run's first record stays whole.
+      const { size } = await handle.stat();
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        const probe = await open(this.#path, 'r');
+        try {
+          await probe.read(last, 0, 1, size - 1);
+        } finally {
+          await probe.close();
+        }
+        if (last[0] !== 0x0a) await writeAll(handle, Buffer.from('\n'));
+      }
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+    this.#tailChecked = true;
+    this.#handle = handle;
+    return handle;
+  }
+
+  /** After a failure the file is opened again on the next try (it may have been moved or remounted). */
+  async #reopen(): Promise<void> {
+    const handle = this.#handle;
+    this.#handle = undefined;
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** Writes `bytes` in full unless the file refuses; returns how many were written before an error, rethrowing it when none were. */
+async function writeAll(handle: FileHandle, bytes: Buffer): Promise<number> {
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+      offset += bytesWritten;
+    } catch (error) {
+      if (offset === 0) throw error;
+      return offset;
+    }
+  }
+  return offset;
+}
