@@ -81,6 +81,9 @@ class Verification {
   ) {}
 
   problem(kind: Kind, stream: string, seq: number, message: string, line?: number): void {
+    const previous = this.problems.at(-1);
+    // One change can break two links (a record and the next one's prev): it is one problem.
+    if (previous !== undefined && kind !== 'malformed' && previous.kind === kind && previous.stream === stream && previous.seq === seq) return;
     if (this.problems.length >= MAX_PROBLEMS) {
       this.#overflow += 1;
       return;
@@ -152,6 +155,8 @@ class Verification {
       return;
     }
     if (intact) this.problem('inserted', stream, position, `record ${position} repeats a seq already in the chain`, line);
+    // A fork of the last record: the next one may chain from either branch, and the fork is reported once.
+    if (position === chain.next - 1) chain.last = [...chain.last, claimed];
   }
 
   head(value: Record<string, unknown>, line: number): void {
@@ -201,6 +206,7 @@ class Verification {
         this.problem('missing', stream, chain.next, `head at seq ${head.seq} signs records up to ${head.seq}, but the stream ends at ${chain.next - 1}: records were removed`, head.line);
       }
     }
+    if (this.records + this.heads === 0 && this.problems.length === 0) this.problem('malformed', '', 0, 'the file holds no receipt (it is empty)');
     if (this.#overflow > 0) {
       this.problems.push({ stream: '', seq: 0, kind: 'malformed', message: `${this.#overflow} more problem(s) not listed` });
     }
