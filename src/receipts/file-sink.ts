@@ -13,6 +13,8 @@ import type { FileReceiptSinkOptions, ReceiptSink } from './types.js';
 const WHERE = 'fileReceiptSink';
 /** Lines held while the file cannot be written; beyond it the oldest are dropped (they show as missing). */
 const MAX_QUEUED_LINES = 100_000;
+/** Bytes held after failed writes, to be written first once the file can be written again. */
+const MAX_UNWRITTEN_BYTES = 64 * 1024 * 1024;
 
 interface Queued {
   readonly line: string;
@@ -70,8 +72,10 @@ class FileSink implements ReceiptSink {
     });
   }
 
-  flush(): Promise<void> {
-    return this.#drain();
+  async flush(): Promise<void> {
+    // A loop that was ending as lines arrived leaves them to the next one: flush until nothing is left.
+    do await this.#drain();
+    while (this.#unwritten !== undefined || this.#queue.length > 0);
   }
 
   close(): Promise<void> {
@@ -81,7 +85,7 @@ class FileSink implements ReceiptSink {
 
   async #close(): Promise<void> {
     try {
-      await this.#drain();
+      await this.flush();
       if (this.#handle !== undefined && this.#fsync !== 'never') await this.#handle.sync();
     } finally {
       this.#closed = true;
@@ -93,10 +97,20 @@ class FileSink implements ReceiptSink {
 
   /** Writes until the queue is empty; one loop at a time. Rejects with the error that stopped it. */
   #drain(): Promise<void> {
-    this.#draining ??= this.#loop().finally(() => {
-      this.#draining = undefined;
-    });
+    this.#draining ??= this.#loop().then(
+      () => this.#ended(),
+      (error: unknown) => {
+        this.#draining = undefined;
+        throw error;
+      },
+    );
     return this.#draining;
+  }
+
+  /** The loop ended with an empty queue; lines written since its last check start the next loop. */
+  #ended(): void {
+    this.#draining = undefined;
+    if (this.#queue.length > 0) this.#drain().catch(() => undefined);
   }
 
   async #loop(): Promise<void> {
@@ -117,11 +131,21 @@ class FileSink implements ReceiptSink {
         }
         if (this.#fsync === 'always' || (this.#fsync === 'head' && pending.batch.some((item) => item.head))) await handle.sync();
       } catch (error) {
-        // Kept (from the first byte not written) to go first next time; its writers hear of the failure now.
-        this.#unwritten = pending;
-        const failure = new Error(`cannot write receipt file ${this.#path}: ${errorMessage(error)}`, { cause: error });
+        // Kept (from the first byte not written), with every line queued behind it, to go first next time;
+        // their writers hear of the failure now. Past MAX_UNWRITTEN_BYTES the newest lines are dropped.
+        const queued = this.#queue;
+        this.#queue = [];
+        let bytes = pending.bytes;
+        if (queued.length > 0) {
+          const more = Buffer.from(queued.map((item) => `${item.line}\n`).join(''), 'utf8');
+          if (bytes.length + more.length <= MAX_UNWRITTEN_BYTES) bytes = Buffer.concat([bytes, more]);
+          else this.#dropped += queued.length;
+        }
+        this.#unwritten = { bytes, batch: [] };
+        const dropped = this.#dropped === 0 ? '' : ` (${this.#dropped} line(s) dropped so far: they show as missing)`;
+        const failure = new Error(`cannot write receipt file ${this.#path}: ${errorMessage(error)}${dropped}`, { cause: error });
         for (const item of pending.batch) item.settle.reject(failure);
-        pending.batch.length = 0;
+        for (const item of queued) item.settle.reject(failure);
         await this.#reopen();
         throw failure;
       }

@@ -1,0 +1,11 @@
+import { writeFileSync, readFileSync } from 'node:fs';
+import { fileReceiptSink } from '../src/receipts/index.js';
+const path = '/tmp/rcpt/torn.jsonl';
+writeFileSync(path, '{"whole":1}\n{"torn":');
+const sink = fileReceiptSink(path);
+const t = setTimeout(() => { console.log('hung', readFileSync(path, 'utf8')); process.exit(1); }, 2000);
+await sink.write('{"next":2}', 'record');
+console.log('written');
+await sink.close();
+clearTimeout(t);
+console.log(JSON.stringify(readFileSync(path, 'utf8')));
