@@ -28,7 +28,7 @@ export function argsDigest(args: unknown, key: Uint8Array | undefined): string {
 }
 
 /** What a head signs. */
-export function headPayload(stream: string, seq: number, hash: string): string {
+function headPayload(stream: string, seq: number, hash: string): string {
   return canonicalJson({ v: RECEIPT_VERSION, type: 'head', stream, seq, hash });
 }
 

@@ -15,7 +15,7 @@ const EXIT_TAMPERED = 1;
 const EXIT_BAD_INPUT = 2;
 
 /** What the command reads and writes (the CLI's). */
-export interface VerifyIo {
+interface VerifyIo {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
   /** One line, said as `toolhooks: <line>`; the CLI bounds and escapes it. */

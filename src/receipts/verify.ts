@@ -11,6 +11,7 @@ import { anything, readOptions } from '../internal/validate.js';
 import { GENESIS, headSignatureValid, keyId, recordHash } from './chain.js';
 import { readPublicKey } from './keys.js';
 import { readLines } from './line-reader.js';
+import type { FileLine } from './line-reader.js';
 import type { ReceiptProblem, VerifyReceiptsOptions, VerifyReceiptsResult } from './types.js';
 
 const WHERE = 'verifyReceipts';
@@ -251,7 +252,7 @@ export async function verifyReceipts(source: string, options?: VerifyReceiptsOpt
   return run.finish();
 }
 
-function readLine(run: Verification, line: { number: number; bytes: Buffer | undefined; length: number; terminated: boolean }, decode: (bytes: Buffer) => string): void {
+function readLine(run: Verification, line: FileLine, decode: (bytes: Buffer) => string): void {
   const where = `line ${line.number}`;
   if (line.bytes === undefined) {
     run.problem('malformed', '', 0, `${where} is ${line.length} bytes long, longer than any receipt (${MAX_LINE_BYTES} bytes): not a receipt`, line.number);
@@ -284,7 +285,7 @@ function readLine(run: Verification, line: { number: number; bytes: Buffer | und
 }
 
 /** A line that cannot be read: a torn tail when it is the last and no newline ended it, else malformed. */
-function unreadable(run: Verification, line: { number: number; terminated: boolean }, message: string, text: string): void {
+function unreadable(run: Verification, line: FileLine, message: string, text: string): void {
   const match = /"stream":("(?:[^"\\]|\\.)*"),"seq":(\d+)/.exec(text);
   let stream: string;
   try {

@@ -13,7 +13,7 @@ import type { ToolArgs, ToolHookEvent } from '../hook.js';
 export const READS_EVENT_FACTS: unique symbol = Symbol('toolhooks.readsEventFacts');
 
 /** The arguments and span of one event. */
-export interface EventFacts {
+interface EventFacts {
   /** Phase: the arguments the phase's hooks were given; approval: those asked about; tool: the requested ones. */
   readonly args: ToolArgs;
   /** The span the event was recorded on, when it records. */
