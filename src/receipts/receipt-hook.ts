@@ -17,7 +17,7 @@ import { READS_EVENT_FACTS, eventFacts } from '../runner/event-facts.js';
 import { callSync } from '../runner/guard.js';
 import { ATTR_RECEIPT_SEQ, ATTR_RECEIPT_STREAM } from '../telemetry/semconv.js';
 import { activeSpanContext, setSpanAttributes } from '../telemetry/span.js';
-import { FailureCounter, report } from '../telemetry/warn-once.js';
+import { report, warnVisibly } from '../telemetry/warn-once.js';
 import { GENESIS, RECEIPT_VERSION, argsDigest, keyId, recordHash, signHead } from './chain.js';
 import { readSigningKey } from './keys.js';
 import type { ReceiptHook, ReceiptHookOptions, ReceiptRecord, ReceiptSink } from './types.js';
@@ -105,7 +105,8 @@ class ReceiptRecorder implements ReceiptHook {
   readonly beforeTool?: () => HookDecision | undefined | Promise<HookDecision | undefined>;
   readonly #config: RecorderConfig;
   readonly #keyId: string | undefined;
-  readonly #failures: FailureCounter;
+  readonly #consequence: string;
+  #failures = 0;
   #seq = 0;
   #prev = GENESIS;
   #headSeq = 0;
@@ -119,11 +120,9 @@ class ReceiptRecorder implements ReceiptHook {
     this.name = config.name;
     this.stream = config.stream;
     this.#keyId = config.signingKey === undefined ? undefined : keyId(config.signingKey);
-    this.#failures = new FailureCounter(
-      config.closed
-        ? 'tool calls are refused until the receipt sink can write again'
-        : 'tool calls go on; the records not written show as missing when the file is verified',
-    );
+    this.#consequence = config.closed
+      ? 'tool calls are refused until the receipt sink can write again'
+      : 'tool calls go on; records that are never written show as missing when the file is verified';
     if (config.closed) {
       this.failureMode = 'closed';
       this.beforeTool = () => this.#gate();
@@ -240,9 +239,17 @@ class ReceiptRecorder implements ReceiptHook {
     );
   }
 
+  /**
+   * A write failed: said once where the user sees it even without a diag logger (an audit trail with a hole
+   * must not go unnoticed), then counted through diag at the 10th, 100th… failure.
+   */
   #failed(error: unknown): void {
     this.#failing = error ?? new Error('the sink failed');
-    this.#failures.report(`receipt hook "${this.name}" could not write a receipt: ${errorMessage(error)}`, error);
+    this.#failures += 1;
+    const count = this.#failures;
+    const message = `toolhooks: receipt hook "${this.name}" could not write a receipt: ${errorMessage(error)} (${count} failure(s) so far); ${this.#consequence}`;
+    if (count === 1) warnVisibly(message, 'TOOLHOOKS_RECEIPTS_UNWRITTEN');
+    else if (Number.isInteger(Math.log10(count))) report('warn', message);
   }
 
   /** Fail-closed gate: a call goes on only while the sink writes; a failing sink is retried first. */
