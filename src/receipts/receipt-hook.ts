@@ -12,15 +12,15 @@ import type { HookDecision } from '../decisions.js';
 import { abort } from '../decisions.js';
 import type { ApprovalEvent, PhaseEvent, ToolEvent, ToolHookEvent } from '../hook.js';
 import { errorMessage } from '../internal/describe.js';
-import { anything, count, object, oneOf, readOptions, string } from '../internal/validate.js';
+import { anything, count, func, object, oneOf, readOptions, string } from '../internal/validate.js';
 import { READS_EVENT_FACTS, eventFacts } from '../runner/event-facts.js';
-import { callSync } from '../runner/guard.js';
+import { callObserver, callSync } from '../runner/guard.js';
 import { ATTR_RECEIPT_SEQ, ATTR_RECEIPT_STREAM } from '../telemetry/semconv.js';
 import { activeSpanContext, setSpanAttributes } from '../telemetry/span.js';
 import { report, warnVisibly } from '../telemetry/warn-once.js';
 import { GENESIS, RECEIPT_VERSION, argsDigest, keyId, recordHash, signHead } from './chain.js';
 import { readSigningKey } from './keys.js';
-import type { ReceiptHook, ReceiptHookOptions, ReceiptRecord, ReceiptSink } from './types.js';
+import type { ReceiptHead, ReceiptHook, ReceiptHookOptions, ReceiptRecord, ReceiptSink } from './types.js';
 
 const WHERE = 'receiptHook';
 const DEFAULT_HEAD_EVERY = 100;
@@ -60,6 +60,7 @@ export function receiptHook(options: ReceiptHookOptions): ReceiptHook {
     headEvery: count(1),
     failureMode: oneOf('open', 'closed'),
     name: string,
+    onHead: func,
   });
   const sink = read.sink as ReceiptSink | undefined;
   if (sink === undefined) throw new TypeError(`${WHERE}: sink is required, such as fileReceiptSink('receipts.jsonl')`);
@@ -76,6 +77,7 @@ export function receiptHook(options: ReceiptHookOptions): ReceiptHook {
     headEvery: read.headEvery ?? DEFAULT_HEAD_EVERY,
     closed: read.failureMode === 'closed',
     name: read.name ?? 'receipts',
+    onHead: read.onHead as ((head: ReceiptHead) => void) | undefined,
   });
 }
 
@@ -94,6 +96,7 @@ interface RecorderConfig {
   readonly headEvery: number;
   readonly closed: boolean;
   readonly name: string;
+  readonly onHead: ((head: ReceiptHead) => void) | undefined;
 }
 
 class ReceiptRecorder implements ReceiptHook {
@@ -221,7 +224,12 @@ class ReceiptRecorder implements ReceiptHook {
     const key = this.#config.signingKey as KeyObject;
     this.#headSeq = this.#seq;
     const sig = signHead(key, this.stream, this.#seq, this.#prev);
-    this.#write(JSON.stringify({ v: RECEIPT_VERSION, type: 'head', stream: this.stream, seq: this.#seq, hash: this.#prev, key_id: this.#keyId, sig }), 'head');
+    const head: ReceiptHead = Object.freeze({ v: RECEIPT_VERSION, type: 'head', stream: this.stream, seq: this.#seq, hash: this.#prev, key_id: this.#keyId as string, sig });
+    this.#write(JSON.stringify(head), 'head');
+    const onHead = this.#config.onHead;
+    if (onHead === undefined) return;
+    const failure = callObserver(() => onHead(head));
+    if (failure !== undefined) report('warn', `toolhooks: receipt hook "${this.name}": onHead threw: ${errorMessage(failure.error)}; the head is in the sink all the same`);
   }
 
   #write(line: string, kind: 'record' | 'head'): void {

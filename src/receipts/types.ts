@@ -62,6 +62,12 @@ export interface ReceiptHookOptions {
   readonly failureMode?: 'open' | 'closed';
   /** The hook's telemetry name. Default `receipts`. */
   readonly name?: string;
+  /**
+   * Called with each signed head as it is written: publish it outside the host (as an OTLP log record to
+   * the collector, see docs/receipts.md), so that a history rewritten on the host no longer matches it.
+   * Called synchronously; what it throws is reported and never reaches a call.
+   */
+  readonly onHead?: (head: ReceiptHead) => void;
 }
 
 /**

@@ -195,6 +195,24 @@ describe('receiptHook: signed heads', () => {
     expect(sink.closed).toBe(true);
   });
 
+  it('hands each head to onHead, to publish it elsewhere; a throwing onHead is reported and changes nothing', async () => {
+    const sink = memorySink();
+    const published: unknown[] = [];
+    const receipts = receiptHook({ sink, signingKey: privateKey, headEvery: 2, onHead: (head) => void published.push(head) });
+    await executeTool({ hooks: new HookRunner([receipts, { beforeTool: () => undefined }]), toolName: 't', args: {}, execute: () => 1 });
+    expect(published).toEqual(sink.heads());
+    const throwing = receiptHook({
+      sink: memorySink(),
+      signingKey: privateKey,
+      headEvery: 1,
+      onHead: () => {
+        throw new Error('collector down');
+      },
+    });
+    expect(await executeTool({ hooks: new HookRunner([throwing]), toolName: 't', args: {}, execute: () => 'ran' })).toBe('ran');
+    expect(diagnostics.messages.join('\n')).toMatch(/onHead threw: collector down; the head is in the sink all the same/);
+  });
+
   it('reads the key from PEM text or a PEM file', () => {
     const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const path = join(dir, 'key.pem');
