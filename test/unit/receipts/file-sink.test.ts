@@ -1,11 +1,15 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookRunner, executeTool } from '../../../src/index.js';
 import { fileReceiptSink, receiptHook, verifyReceipts } from '../../../src/receipts/index.js';
+import { recordDiag } from '../../support/diag.js';
 import { useTempDir } from '../../support/temp-dir.js';
 
 const dir = useTempDir('file-sink');
+const diagnostics = recordDiag();
+beforeEach(() => diagnostics.start());
+afterEach(() => diagnostics.stop());
 
 describe('fileReceiptSink', () => {
   it.each(['always', 'head', 'never'] as const)('appends lines in order, one JSON object per line (fsync %s)', async (fsync) => {
@@ -53,6 +57,19 @@ describe('fileReceiptSink', () => {
     const result = await executeTool({ hooks: new HookRunner([receipts]), toolName: 't', args: {}, execute: () => 'ran' });
     expect(result).toBe('ran');
     await expect(receipts.flush()).rejects.toThrow(/cannot write receipt file .*taken: .*EISDIR/);
+    expect(diagnostics.messages.filter((message) => message.includes('could not write a receipt'))).toHaveLength(1);
+  });
+
+  it('drops the oldest lines past 100,000 waiting, rejecting their writes', async () => {
+    const path = join(dir, 'flood.jsonl');
+    const sink = fileReceiptSink(path, { fsync: 'never' });
+    const writes = Array.from({ length: 100_002 }, (_, i) => sink.write(`${i}`, 'record'));
+    const settled = await Promise.allSettled(writes);
+    await sink.close();
+    const rejected = settled.filter((result) => result.status === 'rejected');
+    expect(rejected.length).toBeGreaterThanOrEqual(1);
+    expect(String((rejected[0] as PromiseRejectedResult).reason)).toMatch(/line\(s\) dropped while it could not be written/);
+    expect(readFileSync(path, 'utf8').split('\n').length - 1).toBe(100_002 - rejected.length);
   });
 
   it('works with the receipt hook end to end', async () => {

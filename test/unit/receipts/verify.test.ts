@@ -186,6 +186,37 @@ describe('verifyReceipts', () => {
     expect(result.problems).toEqual([{ stream: '', seq: 0, kind: 'malformed', line: 2, message: expect.stringMatching(/104857600 bytes long/) as unknown }]);
   });
 
+  it('places records in a long stream (past the window it keeps) and lists at most 1000 problems', async () => {
+    const lines: string[] = [];
+    let prev = '0'.repeat(64);
+    for (let seq = 1; seq <= 5000; seq += 1) {
+      const content = { v: 1, stream: 'long', seq, prev, time: '2026-01-01T00:00:00.000Z', trace_id: '0'.repeat(32), span_id: '0'.repeat(16), tool: 't', outcome: 'completed', args_digest: 'sha256:x' };
+      prev = recordHash(prev, content);
+      lines.push(JSON.stringify({ ...content, hash: prev }));
+    }
+    expect(await verifyReceipts(file(lines))).toMatchObject({ ok: true, records: 5000 });
+    const junk = await verifyReceipts(file([...lines, ...Array.from({ length: 1100 }, () => 'junk'), '', '   ']));
+    expect(junk.problems).toHaveLength(1001);
+    expect(junk.problems.at(-1)?.message).toBe('100 more problem(s) not listed');
+  });
+
+  it('names a record that chains from one that already has a successor, and one that cannot be canonicalised', async () => {
+    const forged = JSON.parse(valid[at(4)] as string) as Record<string, unknown>;
+    forged.seq = 13;
+    forged.reason = 'late fork';
+    const { hash: _hash, ...content } = forged;
+    forged.hash = recordHash(forged.prev as string, content);
+    const fork = [...valid, JSON.stringify(forged)];
+    const result = await verifyReceipts(file(fork));
+    expect(kinds(result)).toEqual(['inserted s#13']);
+    expect(result.problems[0]?.message).toMatch(/already has a successor \(record 4\)/);
+
+    const surrogate = valid[at(2)]?.replace('"tool":"ok"', '"tool":"\\ud800"') as string;
+    const lines = [...valid];
+    lines[at(2)] = surrogate;
+    expect((await verifyReceipts(file(lines))).problems[0]).toMatchObject({ kind: 'malformed', seq: 2, message: expect.stringMatching(/cannot be canonicalised.*lone surrogate/) as unknown });
+  });
+
   it('keeps streams apart', async () => {
     const sink = memorySink();
     const a = receiptHook({ sink, stream: 'a' });
