@@ -31,6 +31,13 @@ interface PendingHead {
   readonly line: number;
 }
 
+interface TornCandidate {
+  readonly stream: string;
+  readonly seq: number;
+  readonly line: number;
+  readonly message: string;
+}
+
 /** What one stream's chain holds while the file is read. */
 class StreamChain {
   /** The seq the next record should have. */
@@ -75,6 +82,7 @@ class Verification {
   heads = 0;
   signaturesChecked = 0;
   #overflow = 0;
+  readonly #torn: TornCandidate[] = [];
 
   constructor(
     readonly publicKey: KeyObject | undefined,
@@ -198,7 +206,20 @@ class Verification {
     chain.pendingHeads = waiting;
   }
 
+  /**
+   * A cut record inside the file: torn when nothing of its stream follows it (its writer crashed mid-line and
+   * a later run appended after it, each run being its own stream); decided at the end.
+   */
+  maybeTorn(cut: TornCandidate): void {
+    this.#torn.push(cut);
+  }
+
   finish(): VerifyReceiptsResult {
+    for (const cut of this.#torn) {
+      const chain = this.streams.get(cut.stream);
+      if (chain !== undefined && chain.next > cut.seq) this.problem('malformed', cut.stream, cut.seq, `${cut.message}: a cut record that later records of its stream follow`, cut.line);
+      else this.problem('torn_tail', cut.stream, cut.seq, `${cut.message}: the stream's last record was cut short (a crash mid-write, then a new run appended)`, cut.line);
+    }
     for (const [stream, chain] of this.streams) {
       for (const [from, to] of chain.gaps) {
         this.problem('missing', stream, from, from === to ? `record ${from} is missing` : `records ${from} to ${to} are missing`);
@@ -284,7 +305,10 @@ function readLine(run: Verification, line: FileLine, decode: (bytes: Buffer) => 
   else run.record(object, line.number);
 }
 
-/** A line that cannot be read: a torn tail when it is the last and no newline ended it, else malformed. */
+/**
+ * A line that cannot be read: a torn tail when it is the last and no newline ended it, or when it is a cut
+ * record that ends its stream (decided at the end); else malformed.
+ */
 function unreadable(run: Verification, line: FileLine, message: string, text: string): void {
   const match = /"stream":("(?:[^"\\]|\\.)*"),"seq":(\d+)/.exec(text);
   let stream: string;
@@ -295,6 +319,7 @@ function unreadable(run: Verification, line: FileLine, message: string, text: st
   }
   const seq = match === null ? 0 : Number(match[2]);
   if (!line.terminated) run.problem('torn_tail', stream, seq, `${message}: the last line was cut short (a crash mid-write)`, line.number);
+  else if (match !== null && text.startsWith('{"v":1,')) run.maybeTorn({ stream, seq, line: line.number, message });
   else run.problem('malformed', stream, seq, message, line.number);
 }
 

@@ -140,6 +140,20 @@ describe('verifyReceipts', () => {
     expect(result.problems).toEqual([{ stream: 's', seq: 12, kind: 'torn_tail', message: expect.stringMatching(/cut short/) as unknown, line: valid.length }]);
   });
 
+  it('reports a cut record that ends its stream, followed by a new run\'s stream, as torn_tail; one that its stream goes on after as malformed', async () => {
+    const cut = (valid[at(12)] as string).slice(0, 70);
+    const sink = memorySink();
+    const next = receiptHook({ sink, stream: 'next run' });
+    await executeTool({ hooks: new HookRunner([next]), toolName: 't', args: {}, execute: () => 1 });
+    const restarted = [...valid.slice(0, at(12)), cut, ...sink.lines];
+    const result = await verifyReceipts(file(restarted));
+    expect(result.ok).toBe(true);
+    expect(result.problems).toEqual([{ stream: 's', seq: 12, kind: 'torn_tail', line: at(12) + 1, message: expect.stringMatching(/cut short \(a crash mid-write, then a new run appended\)/) as unknown }]);
+    const inside = [...valid];
+    inside[at(5)] = (valid[at(5)] as string).slice(0, 70);
+    expect(kinds(await verifyReceipts(file(inside)))).toEqual(['malformed s#5', 'missing s#5']);
+  });
+
   it('reports a line that is not a receipt as malformed, with its line number', async () => {
     const lines = [...valid];
     lines.splice(2, 0, 'not json at all');
