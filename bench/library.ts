@@ -8,9 +8,10 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Core from '../src/index.js';
 import type * as Hooks from '../src/hooks/index.js';
+import type * as Receipts from '../src/receipts/index.js';
 
-/** The library's public API: `toolhooks` and `toolhooks/hooks`. */
-export type Library = typeof Core & typeof Hooks;
+/** The library's public API: `toolhooks` and `toolhooks/hooks`, and `toolhooks/receipts` when the build has it. */
+export type Library = typeof Core & typeof Hooks & Partial<typeof Receipts>;
 
 /** Which build was loaded, for the report. */
 export type Build = 'dist' | 'src';
@@ -26,7 +27,9 @@ export async function loadLibrary(build: Build, distDir?: string): Promise<Libra
     const dir = distDir === undefined ? DIST : pathToFileURL(`${resolve(distDir)}/`);
     const index = new URL('index.js', dir);
     if (!existsSync(fileURLToPath(index))) throw new Error(`${fileURLToPath(index)} is missing: run \`npm run bench\`, which compiles bench/.dist first`);
-    return { ...(await import(index.href)), ...(await import(new URL('hooks/index.js', dir).href)) } as Library;
+    const receipts = new URL('receipts/index.js', dir);
+    const optional = existsSync(fileURLToPath(receipts)) ? ((await import(receipts.href)) as object) : {};
+    return { ...(await import(index.href)), ...(await import(new URL('hooks/index.js', dir).href)), ...optional } as Library;
   }
-  return { ...(await import('../src/index.js')), ...(await import('../src/hooks/index.js')) };
+  return { ...(await import('../src/index.js')), ...(await import('../src/hooks/index.js')), ...(await import('../src/receipts/index.js')) };
 }

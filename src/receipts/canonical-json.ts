@@ -17,7 +17,7 @@
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, new Set(), '$');
+  return located(() => write(value, new Set(), false));
 }
 
 /**
@@ -27,53 +27,83 @@ export function canonicalJson(value: unknown): string {
  * always be made; hostile getters that throw still do (the caller guards).
  */
 export function canonicalArgsJson(value: unknown): string {
-  return write(value, new Set(), '$', true);
+  return write(value, new Set(), true);
 }
 
-function write(value: unknown, path: Set<object>, where: string, lenient = false): string {
+/** A value canonical JSON cannot hold; `path` is filled in on the way out, so the hot path builds no names. */
+class Unrepresentable extends TypeError {
+  readonly path: string[] = [];
+}
+
+function located(run: () => string): string {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof Unrepresentable)) throw error;
+    const where = `$${error.path.reverse().join('')}`;
+    throw new TypeError(`canonical JSON: ${where} ${error.message}`);
+  }
+}
+
+function write(value: unknown, path: Set<object>, lenient: boolean): string {
   if (value === null) return 'null';
   switch (typeof value) {
+    case 'string':
+      return quote(value, lenient);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
       if (Number.isFinite(value)) return JSON.stringify(value);
       if (lenient) return 'null';
-      throw new TypeError(`canonical JSON: ${where} is ${String(value)}, which JSON cannot hold`);
-    case 'string':
-      return quote(value, where, lenient);
+      throw new Unrepresentable(`is ${String(value)}, which JSON cannot hold`);
     case 'bigint':
-      if (lenient) return quote(value.toString(), where, lenient);
-      throw new TypeError(`canonical JSON: ${where} is a BigInt, which JSON cannot hold`);
+      if (lenient) return quote(value.toString(), lenient);
+      throw new Unrepresentable('is a BigInt, which JSON cannot hold');
     case 'object':
       break;
     default:
       if (lenient) return 'null';
-      throw new TypeError(`canonical JSON: ${where} is ${typeof value}, which JSON cannot hold`);
+      throw new Unrepresentable(`is ${typeof value}, which JSON cannot hold`);
   }
   const object = value as Record<string, unknown> & { toJSON?: unknown };
-  if (typeof object.toJSON === 'function') return write((object.toJSON as (key: string) => unknown)(''), path, where, lenient);
+  if (typeof object.toJSON === 'function') return write((object.toJSON as (key: string) => unknown)(''), path, lenient);
   if (path.has(object)) {
     if (lenient) return '"[Circular]"';
-    throw new TypeError(`canonical JSON: ${where} refers back to an enclosing value (a cycle)`);
+    throw new Unrepresentable('refers back to an enclosing value (a cycle)');
   }
   path.add(object);
   let text: string;
   if (Array.isArray(object)) {
-    const items: string[] = [];
+    text = '[';
     for (let index = 0; index < object.length; index += 1) {
       const item: unknown = object[index];
-      items.push(lenient && omitted(item) ? 'null' : write(item, path, `${where}[${index}]`, lenient));
+      if (index > 0) text += ',';
+      try {
+        text += lenient && omitted(item) ? 'null' : write(item, path, lenient);
+      } catch (error) {
+        if (error instanceof Unrepresentable) error.path.push(`[${index}]`);
+        throw error;
+      }
     }
-    text = `[${items.join(',')}]`;
+    text += ']';
   } else {
-    const members: string[] = [];
+    text = '{';
     // The default sort compares UTF-16 code units, which is the order RFC 8785 asks for.
-    for (const key of Object.keys(object).sort()) {
+    const keys = Object.keys(object).sort();
+    let first = true;
+    for (const key of keys) {
       const member: unknown = object[key];
       if (lenient && omitted(member)) continue;
-      members.push(`${quote(key, where, lenient)}:${write(member, path, `${where}.${key}`, lenient)}`);
+      try {
+        const written = write(member, path, lenient);
+        text += `${first ? '' : ','}${quote(key, lenient)}:${written}`;
+      } catch (error) {
+        if (error instanceof Unrepresentable) error.path.push(`.${key}`);
+        throw error;
+      }
+      first = false;
     }
-    text = `{${members.join(',')}}`;
+    text += '}';
   }
   path.delete(object);
   return text;
@@ -84,11 +114,13 @@ function omitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
-/** A lone surrogate: I-JSON (which JCS requires) has none. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** What a JSON string escapes; lone surrogates too, so that the lenient form escapes them as JSON.stringify does. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-function quote(text: string, where: string, lenient: boolean): string {
-  if (!lenient && LONE_SURROGATE.test(text)) throw new TypeError(`canonical JSON: ${where} holds a lone surrogate, which I-JSON forbids`);
+function quote(text: string, lenient: boolean): string {
+  // I-JSON (which JCS requires) has no lone surrogate; String.prototype.isWellFormed is Node 20+.
+  if (!lenient && !(text as unknown as { isWellFormed(): boolean }).isWellFormed()) throw new Unrepresentable('holds a lone surrogate, which I-JSON forbids');
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
   // JSON.stringify escapes exactly what RFC 8785 §3.2.2.2 escapes: '"', '\\', and U+0000–U+001F (the
   // short forms \b \t \n \f \r, else \u00xx in lowercase hex); everything else is written as is.
   return JSON.stringify(text);

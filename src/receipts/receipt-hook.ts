@@ -239,12 +239,8 @@ class ReceiptRecorder implements ReceiptHook {
       this.#failed(called.error);
       return;
     }
-    Promise.resolve(called.value).then(
-      () => {
-        this.#failing = undefined;
-      },
-      (error: unknown) => this.#failed(error),
-    );
+    // Only a failure is heard of here; the fail-closed gate learns of a recovery from its own flush().
+    Promise.resolve(called.value).then(undefined, (error: unknown) => this.#failed(error));
   }
 
   /**
@@ -279,9 +275,14 @@ interface Ids {
   readonly span_id: string;
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** String.prototype.isWellFormed / toWellFormed (Node 20+; not in this TypeScript lib). */
+interface WellFormedString {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
 
 /** The text with each lone surrogate (which canonical JSON cannot hold) as U+FFFD. */
 function wellFormed(text: string): string {
-  return text.replace(LONE_SURROGATE, '\ufffd');
+  const checked = text as unknown as WellFormedString;
+  return checked.isWellFormed() ? text : checked.toWellFormed();
 }
