@@ -41,7 +41,7 @@ function located(run: () => string): string {
   } catch (error) {
     if (!(error instanceof Unrepresentable)) throw error;
     const where = `$${error.path.reverse().join('')}`;
-    throw new TypeError(`canonical JSON: ${where} ${error.message}`);
+    throw new TypeError(`canonical JSON: ${where} ${error.message}`, { cause: error });
   }
 }
 
@@ -115,7 +115,13 @@ function omitted(value: unknown): boolean {
 }
 
 /** What a JSON string escapes; lone surrogates too, so that the lenient form escapes them as JSON.stringify does. */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A well-formed string as a JSON string, escaped as RFC 8785 asks. */
+export function quoteString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
 
 function quote(text: string, lenient: boolean): string {
   // I-JSON (which JCS requires) has no lone surrogate; String.prototype.isWellFormed is Node 20+.

@@ -7,7 +7,7 @@
  */
 import { createHash, createHmac, createPublicKey, sign, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { canonicalArgsJson, canonicalJson } from './canonical-json.js';
+import { canonicalArgsJson, canonicalJson, quoteString } from './canonical-json.js';
 
 /** The `prev` of a stream's first record. */
 export const GENESIS = '0'.repeat(64);
@@ -17,7 +17,40 @@ export const RECEIPT_VERSION = 1;
 
 /** The hash of a record (given without its `hash`), chained from `prev`. */
 export function recordHash(prev: string, record: Readonly<Record<string, unknown>>): string {
-  return createHash('sha256').update(`${prev}\n${canonicalJson(record)}`, 'utf8').digest('hex');
+  return chainHash(prev, canonicalJson(record));
+}
+
+/** The hash of a record whose canonical JSON is `text`, chained from `prev`. */
+export function chainHash(prev: string, text: string): string {
+  return createHash('sha256').update(`${prev}\n${text}`, 'utf8').digest('hex');
+}
+
+/** Every member a record may have but `hash`, in the order a line shows them (what identifies it first). */
+const LINE_MEMBERS = ['v', 'stream', 'seq', 'prev', 'time', 'trace_id', 'span_id', 'call_id', 'tool', 'phase', 'hook', 'decision', 'effective', 'mode', 'reason', 'approval', 'outcome', 'args_digest'];
+/** The same members in RFC 8785 order (sorted by UTF-16 code units). */
+const RECORD_MEMBERS = [...LINE_MEMBERS].sort();
+
+/**
+ * The canonical JSON of a record the hook made (string and integer members only, strings well formed):
+ * the same text as `canonicalJson`, written in one pass over the members in their canonical order.
+ */
+export function recordText(record: Readonly<Record<string, string | number | undefined>>): string {
+  return membersText(record, RECORD_MEMBERS);
+}
+
+/** A record's line: its members in {@link LINE_MEMBERS} order, then its hash. */
+export function recordLine(record: Readonly<Record<string, string | number | undefined>>, hash: string): string {
+  return membersText(record, LINE_MEMBERS).slice(0, -1) + `,"hash":"${hash}"}`;
+}
+
+function membersText(record: Readonly<Record<string, string | number | undefined>>, members: readonly string[]): string {
+  let text = '{';
+  for (const key of members) {
+    const value = record[key];
+    if (value === undefined) continue;
+    text += `${text.length === 1 ? '' : ','}"${key}":${typeof value === 'number' ? String(value) : quoteString(value)}`;
+  }
+  return `${text}}`;
 }
 
 /** `sha256:<hex>` of the arguments' canonical JSON, or `hmac-sha256:<hex>` keyed with `key`. */

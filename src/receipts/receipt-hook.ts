@@ -18,7 +18,7 @@ import { callObserver, callSync } from '../runner/guard.js';
 import { ATTR_RECEIPT_SEQ, ATTR_RECEIPT_STREAM } from '../telemetry/semconv.js';
 import { activeSpanContext, setSpanAttributes } from '../telemetry/span.js';
 import { report, warnVisibly } from '../telemetry/warn-once.js';
-import { GENESIS, RECEIPT_VERSION, argsDigest, keyId, recordHash, signHead } from './chain.js';
+import { GENESIS, RECEIPT_VERSION, argsDigest, chainHash, keyId, recordLine, recordText, signHead } from './chain.js';
 import { readSigningKey } from './keys.js';
 import type { ReceiptHead, ReceiptHook, ReceiptHookOptions, ReceiptRecord, ReceiptSink } from './types.js';
 
@@ -204,7 +204,7 @@ class ReceiptRecorder implements ReceiptHook {
     const seq = this.#seq + 1;
     this.#seq = seq;
     const prev = this.#prev;
-    const record: Record<string, unknown> = { v: RECEIPT_VERSION, stream: this.stream, seq, prev, time: new Date().toISOString(), trace_id: ids.trace_id, span_id: ids.span_id };
+    const record: Record<string, string | number> = { v: RECEIPT_VERSION, stream: this.stream, seq, prev, time: new Date().toISOString(), trace_id: ids.trace_id, span_id: ids.span_id };
     if (fields.call_id !== undefined) record.call_id = wellFormed(fields.call_id);
     record.tool = wellFormed(fields.tool);
     for (const key of ['phase', 'hook', 'decision', 'effective', 'mode', 'reason', 'approval', 'outcome'] as const) {
@@ -212,10 +212,10 @@ class ReceiptRecorder implements ReceiptHook {
       if (value !== undefined) record[key] = wellFormed(value);
     }
     record.args_digest = digest;
-    const hash = recordHash(prev, record);
+    const text = recordText(record);
+    const hash = chainHash(prev, text);
     this.#prev = hash;
-    record.hash = hash;
-    this.#write(JSON.stringify(record), 'record');
+    this.#write(recordLine(record, hash), 'record');
     if (this.#config.signingKey !== undefined && seq % this.#config.headEvery === 0) this.#head();
     return seq;
   }
