@@ -309,6 +309,7 @@ function receiptScenarios(lib: Library, decision: ReturnType<Library['redirect']
       baseline: 'nosdk.receipts.hand',
       library: true,
       target: { maxRatio: 1.3 },
+      paired: true,
       call: libraryCall(lib, [...hooks(), receiptHook({ sink: memoryReceiptSink() })]),
     },
     file('never'),

@@ -118,11 +118,6 @@ function omitted(value: unknown): boolean {
 // eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-/** A well-formed string as a JSON string, escaped as RFC 8785 asks. */
-export function quoteString(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
-}
-
 function quote(text: string, lenient: boolean): string {
   // I-JSON (which JCS requires) has no lone surrogate; String.prototype.isWellFormed is Node 20+.
   if (!lenient && !(text as unknown as { isWellFormed(): boolean }).isWellFormed()) throw new Unrepresentable('holds a lone surrogate, which I-JSON forbids');

@@ -7,7 +7,7 @@
  */
 import { createHash, createHmac, createPublicKey, sign, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { canonicalArgsJson, canonicalJson, quoteString } from './canonical-json.js';
+import { canonicalArgsJson, canonicalJson } from './canonical-json.js';
 
 /** The `prev` of a stream's first record. */
 export const GENESIS = '0'.repeat(64);
@@ -30,27 +30,21 @@ const LINE_MEMBERS = ['v', 'stream', 'seq', 'prev', 'time', 'trace_id', 'span_id
 /** The same members in RFC 8785 order (sorted by UTF-16 code units). */
 const RECORD_MEMBERS = [...LINE_MEMBERS].sort();
 
+/** What a record's line shows: the same members, in the order that identifies it first, then its hash. */
+const LINE_WITH_HASH = [...LINE_MEMBERS, 'hash'];
+
 /**
  * The canonical JSON of a record the hook made (string and integer members only, strings well formed):
- * the same text as `canonicalJson`, written in one pass over the members in their canonical order.
+ * `JSON.stringify` with the members listed in canonical order writes them in that order, escapes strings as
+ * RFC 8785 does and writes integers as it does, so this is the `canonicalJson` text, made natively.
  */
-export function recordText(record: Readonly<Record<string, string | number | undefined>>): string {
-  return membersText(record, RECORD_MEMBERS);
+export function recordText(record: Readonly<Record<string, string | number>>): string {
+  return JSON.stringify(record, RECORD_MEMBERS);
 }
 
-/** A record's line: its members in {@link LINE_MEMBERS} order, then its hash. */
-export function recordLine(record: Readonly<Record<string, string | number | undefined>>, hash: string): string {
-  return membersText(record, LINE_MEMBERS).slice(0, -1) + `,"hash":"${hash}"}`;
-}
-
-function membersText(record: Readonly<Record<string, string | number | undefined>>, members: readonly string[]): string {
-  let text = '{';
-  for (const key of members) {
-    const value = record[key];
-    if (value === undefined) continue;
-    text += `${text.length === 1 ? '' : ','}"${key}":${typeof value === 'number' ? String(value) : quoteString(value)}`;
-  }
-  return `${text}}`;
+/** A record's line: its members in {@link LINE_MEMBERS} order, then `hash`. */
+export function recordLine(record: Readonly<Record<string, string | number>>): string {
+  return JSON.stringify(record, LINE_WITH_HASH);
 }
 
 /** `sha256:<hex>` of the arguments' canonical JSON, or `hmac-sha256:<hex>` keyed with `key`. */

@@ -16,10 +16,28 @@ const MAX_QUEUED_LINES = 100_000;
 /** Bytes held after failed writes, to be written first once the file can be written again. */
 const MAX_UNWRITTEN_BYTES = 64 * 1024 * 1024;
 
-interface Queued {
-  readonly line: string;
-  readonly head: boolean;
-  readonly settle: { resolve: () => void; reject: (error: unknown) => void };
+/** The lines queued since the last write began, and the one promise their writers share. */
+class Batch {
+  readonly lines: string[] = [];
+  head = false;
+  /** Lines dropped from this batch because too many were waiting. */
+  dropped = 0;
+  readonly promise: Promise<void>;
+  resolve!: () => void;
+  reject!: (error: unknown) => void;
+
+  constructor() {
+    this.promise = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // Its writers may not wait for it; a failure they ignore must not be an unhandled rejection.
+    this.promise.catch(() => undefined);
+  }
+
+  text(): string {
+    return this.lines.length === 0 ? '' : `${this.lines.join('\n')}\n`;
+  }
 }
 
 /**
@@ -43,13 +61,14 @@ export function fileReceiptSink(path: string, options?: FileReceiptSinkOptions):
 class FileSink implements ReceiptSink {
   readonly #path: string;
   readonly #fsync: 'always' | 'head' | 'never';
-  #queue: Queued[] = [];
-  /** Bytes of the front batch that did not reach the file when its write failed. */
-  #unwritten: { bytes: Buffer; batch: Queued[] } | undefined = undefined;
+  #queue = new Batch();
+  /** Bytes of earlier batches that did not reach the file when their write failed: written first. */
+  #unwritten: Buffer | undefined = undefined;
   #handle: FileHandle | undefined = undefined;
   #draining: Promise<void> | undefined = undefined;
   #closed = false;
   #closing: Promise<void> | undefined = undefined;
+  /** Lines dropped after failed writes (the bytes held would pass MAX_UNWRITTEN_BYTES). */
   #dropped = 0;
   /** Whether the file's tail was checked (once, at the first open: later opens continue this run's own bytes). */
   #tailChecked = false;
@@ -61,21 +80,21 @@ class FileSink implements ReceiptSink {
 
   write(line: string, kind: 'record' | 'head'): Promise<void> {
     if (this.#closed) return Promise.reject(new Error(`receipt file ${this.#path} is closed`));
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ line, head: kind === 'head', settle: { resolve, reject } });
-      if (this.#queue.length > MAX_QUEUED_LINES) {
-        const oldest = this.#queue.shift() as Queued;
-        this.#dropped += 1;
-        oldest.settle.reject(new Error(`receipt file ${this.#path}: ${this.#dropped} line(s) dropped while it could not be written`));
-      }
-      this.#drain().catch(() => undefined);
-    });
+    const batch = this.#queue;
+    batch.lines.push(line);
+    if (kind === 'head') batch.head = true;
+    if (batch.lines.length > MAX_QUEUED_LINES) {
+      batch.lines.shift();
+      batch.dropped += 1;
+    }
+    if (this.#draining === undefined) this.#drain().catch(() => undefined);
+    return batch.promise;
   }
 
   async flush(): Promise<void> {
     // A loop that was ending as lines arrived leaves them to the next one: flush until nothing is left.
     do await this.#drain();
-    while (this.#unwritten !== undefined || this.#queue.length > 0);
+    while (this.#unwritten !== undefined || this.#queue.lines.length > 0);
   }
 
   close(): Promise<void> {
@@ -110,46 +129,40 @@ class FileSink implements ReceiptSink {
   /** The loop ended with an empty queue; lines written since its last check start the next loop. */
   #ended(): void {
     this.#draining = undefined;
-    if (this.#queue.length > 0) this.#drain().catch(() => undefined);
+    if (this.#queue.lines.length > 0) this.#drain().catch(() => undefined);
   }
 
   async #loop(): Promise<void> {
-    while (this.#unwritten !== undefined || this.#queue.length > 0) {
-      let pending = this.#unwritten;
-      if (pending === undefined) {
-        const batch = this.#queue;
-        this.#queue = [];
-        pending = { bytes: Buffer.from(batch.map((item) => `${item.line}\n`).join(''), 'utf8'), batch };
-      }
+    while (this.#unwritten !== undefined || this.#queue.lines.length > 0) {
+      const batch = this.#queue;
+      this.#queue = new Batch();
+      const text = Buffer.from(batch.text(), 'utf8');
+      let bytes = this.#unwritten === undefined ? text : Buffer.concat([this.#unwritten, text]);
       this.#unwritten = undefined;
       try {
         const handle = await this.#open();
-        const written = await writeAll(handle, pending.bytes);
-        if (written < pending.bytes.length) {
-          pending = { bytes: pending.bytes.subarray(written), batch: pending.batch };
+        const written = await writeAll(handle, bytes);
+        if (written < bytes.length) {
+          bytes = bytes.subarray(written);
           throw new Error('the write stopped short');
         }
-        if (this.#fsync === 'always' || (this.#fsync === 'head' && pending.batch.some((item) => item.head))) await handle.sync();
+        if (this.#fsync === 'always' || (this.#fsync === 'head' && batch.head)) await handle.sync();
       } catch (error) {
-        // Kept (from the first byte not written), with every line queued behind it, to go first next time;
-        // their writers hear of the failure now. Past MAX_UNWRITTEN_BYTES the newest lines are dropped.
-        const queued = this.#queue;
-        this.#queue = [];
-        let bytes = pending.bytes;
-        if (queued.length > 0) {
-          const more = Buffer.from(queued.map((item) => `${item.line}\n`).join(''), 'utf8');
-          if (bytes.length + more.length <= MAX_UNWRITTEN_BYTES) bytes = Buffer.concat([bytes, more]);
-          else this.#dropped += queued.length;
+        // Kept (from the first byte not written) to go first next time, up to MAX_UNWRITTEN_BYTES (then
+        // this batch's lines are dropped: they show as missing); its writers hear of the failure now.
+        if (bytes.length <= MAX_UNWRITTEN_BYTES) this.#unwritten = bytes;
+        else {
+          this.#dropped += batch.lines.length;
+          this.#unwritten = bytes.subarray(0, bytes.length - text.length);
         }
-        this.#unwritten = { bytes, batch: [] };
         const dropped = this.#dropped === 0 ? '' : ` (${this.#dropped} line(s) dropped so far: they show as missing)`;
         const failure = new Error(`cannot write receipt file ${this.#path}: ${errorMessage(error)}${dropped}`, { cause: error });
-        for (const item of pending.batch) item.settle.reject(failure);
-        for (const item of queued) item.settle.reject(failure);
+        batch.reject(failure);
         await this.#reopen();
         throw failure;
       }
-      for (const item of pending.batch) item.settle.resolve();
+      if (batch.dropped > 0) batch.reject(new Error(`receipt file ${this.#path}: ${batch.dropped} line(s) dropped while the file could not keep up (they show as missing)`));
+      else batch.resolve();
     }
   }
 

@@ -117,6 +117,8 @@ class ReceiptRecorder implements ReceiptHook {
   #failing: unknown = undefined;
   #closing: Promise<void> | undefined = undefined;
   #dropped = 0;
+  /** The sink's promise for the last line written, already watched for a failure. */
+  #watched: unknown = undefined;
 
   constructor(config: RecorderConfig) {
     this.#config = config;
@@ -212,10 +214,10 @@ class ReceiptRecorder implements ReceiptHook {
       if (value !== undefined) record[key] = wellFormed(value);
     }
     record.args_digest = digest;
-    const text = recordText(record);
-    const hash = chainHash(prev, text);
+    const hash = chainHash(prev, recordText(record));
     this.#prev = hash;
-    this.#write(recordLine(record, hash), 'record');
+    record.hash = hash;
+    this.#write(recordLine(record), 'record');
     if (this.#config.signingKey !== undefined && seq % this.#config.headEvery === 0) this.#head();
     return seq;
   }
@@ -239,8 +241,12 @@ class ReceiptRecorder implements ReceiptHook {
       this.#failed(called.error);
       return;
     }
-    // Only a failure is heard of here; the fail-closed gate learns of a recovery from its own flush().
-    Promise.resolve(called.value).then(undefined, (error: unknown) => this.#failed(error));
+    // Lines written together share a promise (fileReceiptSink's batches): one handler for them all. Only a
+    // failure is heard of here; the fail-closed gate learns of a recovery from its own flush().
+    const written: unknown = called.value;
+    if (written === this.#watched) return;
+    this.#watched = written;
+    Promise.resolve(written).then(undefined, (error: unknown) => this.#failed(error));
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import type { Span } from '@opentelemetry/api';
 import { callObserver, callSync } from './guard.js';
-import { READS_EVENT_FACTS, keepEventFacts } from './event-facts.js';
+import { READS_EVENT_FACTS, beginEventFacts, endEventFacts } from './event-facts.js';
 import type { HookEntry } from './hook-entry.js';
 import type { ToolArgs, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
@@ -32,7 +32,19 @@ export class Observers<S> {
 
   /** Delivers an event to every observer whose matcher accepts the tool; their errors are swallowed. */
   notify(event: ToolHookEvent, toolName: string, span: Span | undefined, args?: ToolArgs): void {
-    if (this.#keepFacts && args !== undefined) keepEventFacts(event, { args, span });
+    if (!this.#keepFacts || args === undefined) {
+      this.#deliver(event, toolName, span);
+      return;
+    }
+    beginEventFacts(event, args, span);
+    try {
+      this.#deliver(event, toolName, span);
+    } finally {
+      endEventFacts();
+    }
+  }
+
+  #deliver(event: ToolHookEvent, toolName: string, span: Span | undefined): void {
     for (const entry of this.#entries) {
       const matches = entry.matches;
       if (matches !== undefined) {
