@@ -25,28 +25,6 @@ export function chainHash(prev: string, text: string): string {
   return createHash('sha256').update(`${prev}\n${text}`, 'utf8').digest('hex');
 }
 
-/** Every member a record may have but `hash`, in the order a line shows them (what identifies it first). */
-const LINE_MEMBERS = ['v', 'stream', 'seq', 'prev', 'time', 'trace_id', 'span_id', 'call_id', 'tool', 'phase', 'hook', 'decision', 'effective', 'mode', 'reason', 'approval', 'outcome', 'args_digest'];
-/** The same members in RFC 8785 order (sorted by UTF-16 code units). */
-const RECORD_MEMBERS = [...LINE_MEMBERS].sort();
-
-/** What a record's line shows: the same members, in the order that identifies it first, then its hash. */
-const LINE_WITH_HASH = [...LINE_MEMBERS, 'hash'];
-
-/**
- * The canonical JSON of a record the hook made (string and integer members only, strings well formed):
- * `JSON.stringify` with the members listed in canonical order writes them in that order, escapes strings as
- * RFC 8785 does and writes integers as it does, so this is the `canonicalJson` text, made natively.
- */
-export function recordText(record: Readonly<Record<string, string | number>>): string {
-  return JSON.stringify(record, RECORD_MEMBERS);
-}
-
-/** A record's line: its members in {@link LINE_MEMBERS} order, then `hash`. */
-export function recordLine(record: Readonly<Record<string, string | number>>): string {
-  return JSON.stringify(record, LINE_WITH_HASH);
-}
-
 /** `sha256:<hex>` of the arguments' canonical JSON, or `hmac-sha256:<hex>` keyed with `key`. */
 export function argsDigest(args: unknown, key: Uint8Array | undefined): string {
   const text = canonicalArgsJson(args);

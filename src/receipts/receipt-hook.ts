@@ -18,7 +18,7 @@ import { callObserver, callSync } from '../runner/guard.js';
 import { ATTR_RECEIPT_SEQ, ATTR_RECEIPT_STREAM } from '../telemetry/semconv.js';
 import { activeSpanContext, setSpanAttributes } from '../telemetry/span.js';
 import { report, warnVisibly } from '../telemetry/warn-once.js';
-import { GENESIS, RECEIPT_VERSION, argsDigest, chainHash, keyId, recordLine, recordText, signHead } from './chain.js';
+import { GENESIS, RECEIPT_VERSION, argsDigest, chainHash, keyId, signHead } from './chain.js';
 import { readSigningKey } from './keys.js';
 import type { ReceiptHead, ReceiptHook, ReceiptHookOptions, ReceiptRecord, ReceiptSink } from './types.js';
 
@@ -201,23 +201,69 @@ class ReceiptRecorder implements ReceiptHook {
     }
   }
 
-  /** Chains one record and hands it to the sink; returns its seq. */
+  /**
+   * Chains one record and hands it to the sink; returns its seq. The record is written twice as object
+   * literals of one fixed shape each (absent members undefined, which JSON leaves out), so that
+   * `JSON.stringify` takes its fast path for both: the canonical text the hash is taken over (members in
+   * RFC 8785 order; JSON escapes strings and writes integers as RFC 8785 does) and the line (members in
+   * reading order).
+   */
   #append(fields: Mutable<RecordFields>, ids: Ids, digest: string): number {
     const seq = this.#seq + 1;
     this.#seq = seq;
     const prev = this.#prev;
-    const record: Record<string, string | number> = { v: RECEIPT_VERSION, stream: this.stream, seq, prev, time: new Date().toISOString(), trace_id: ids.trace_id, span_id: ids.span_id };
-    if (fields.call_id !== undefined) record.call_id = wellFormed(fields.call_id);
-    record.tool = wellFormed(fields.tool);
-    for (const key of ['phase', 'hook', 'decision', 'effective', 'mode', 'reason', 'approval', 'outcome'] as const) {
-      const value = fields[key];
-      if (value !== undefined) record[key] = wellFormed(value);
-    }
-    record.args_digest = digest;
-    const hash = chainHash(prev, recordText(record));
+    const stream = this.stream;
+    const time = new Date().toISOString();
+    const callId = optional(fields.call_id);
+    const tool = wellFormed(fields.tool);
+    const hook = optional(fields.hook);
+    const effective = optional(fields.effective);
+    const reason = optional(fields.reason);
+    const { phase, decision, mode, approval, outcome } = fields;
+    const canonical = {
+      approval,
+      args_digest: digest,
+      call_id: callId,
+      decision,
+      effective,
+      hook,
+      mode,
+      outcome,
+      phase,
+      prev,
+      reason,
+      seq,
+      span_id: ids.span_id,
+      stream,
+      time,
+      tool,
+      trace_id: ids.trace_id,
+      v: RECEIPT_VERSION,
+    };
+    const hash = chainHash(prev, JSON.stringify(canonical));
     this.#prev = hash;
-    record.hash = hash;
-    this.#write(recordLine(record), 'record');
+    const line = {
+      v: RECEIPT_VERSION,
+      stream,
+      seq,
+      prev,
+      time,
+      trace_id: ids.trace_id,
+      span_id: ids.span_id,
+      call_id: callId,
+      tool,
+      phase,
+      hook,
+      decision,
+      effective,
+      mode,
+      reason,
+      approval,
+      outcome,
+      args_digest: digest,
+      hash,
+    };
+    this.#write(JSON.stringify(line), 'record');
     if (this.#config.signingKey !== undefined && seq % this.#config.headEvery === 0) this.#head();
     return seq;
   }
@@ -285,6 +331,11 @@ interface Ids {
 interface WellFormedString {
   isWellFormed(): boolean;
   toWellFormed(): string;
+}
+
+/** An optional text, well formed. */
+function optional(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : wellFormed(text);
 }
 
 /** The text with each lone surrogate (which canonical JSON cannot hold) as U+FFFD. */
