@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookRunner, executeTool } from '../../../src/index.js';
@@ -58,6 +58,14 @@ describe('fileReceiptSink', () => {
     expect(result).toBe('ran');
     await expect(receipts.flush()).rejects.toThrow(/cannot write receipt file .*taken: .*EISDIR/);
     expect(diagnostics.messages.filter((message) => message.includes('could not write a receipt'))).toHaveLength(1);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('keeps the lines a full disk refused (/dev/full: ENOSPC) and tries them again', async () => {
+    const sink = fileReceiptSink('/dev/full', { fsync: 'never' });
+    await expect(sink.write('{"n":1}', 'record')).rejects.toThrow(/cannot write receipt file \/dev\/full: .*ENOSPC/);
+    await expect(sink.flush()).rejects.toThrow(/ENOSPC/);
+    await expect(sink.write('{"n":2}', 'record')).rejects.toThrow(/ENOSPC/);
+    await expect(sink.close()).rejects.toThrow(/ENOSPC/);
   });
 
   it('drops the oldest lines past 100,000 waiting, rejecting the writes of their batch', async () => {
