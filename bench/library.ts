@@ -9,9 +9,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Core from '../src/index.js';
 import type * as Hooks from '../src/hooks/index.js';
 import type * as Limits from '../src/limits/index.js';
+import type * as Receipts from '../src/receipts/index.js';
 
-/** The library's public API: `toolhooks` and `toolhooks/hooks`, and `toolhooks/limits` when the build has it. */
-export type Library = typeof Core & typeof Hooks & { readonly limits?: typeof Limits };
+/**
+ * The library's public API: `toolhooks` and `toolhooks/hooks`, `toolhooks/limits` when the build has it,
+ * and `toolhooks/receipts`' exports when it has them.
+ */
+export type Library = typeof Core & typeof Hooks & { readonly limits?: typeof Limits } & Partial<typeof Receipts>;
 
 /** Which build was loaded, for the report. */
 export type Build = 'dist' | 'src';
@@ -28,9 +32,16 @@ export async function loadLibrary(build: Build, distDir?: string): Promise<Libra
     const index = new URL('index.js', dir);
     if (!existsSync(fileURLToPath(index))) throw new Error(`${fileURLToPath(index)} is missing: run \`npm run bench\`, which compiles bench/.dist first`);
     const limits = new URL('limits/index.js', dir);
-    // An older build (`--dist`) has no toolhooks/limits: its rows are left out.
+    // An older build (`--dist`) has no toolhooks/limits or toolhooks/receipts: their rows are left out.
     const withLimits = existsSync(fileURLToPath(limits)) ? { limits: (await import(limits.href)) as typeof Limits } : {};
-    return { ...(await import(index.href)), ...(await import(new URL('hooks/index.js', dir).href)), ...withLimits } as Library;
+    const receipts = new URL('receipts/index.js', dir);
+    const withReceipts = existsSync(fileURLToPath(receipts)) ? ((await import(receipts.href)) as object) : {};
+    return { ...(await import(index.href)), ...(await import(new URL('hooks/index.js', dir).href)), ...withLimits, ...withReceipts } as Library;
   }
-  return { ...(await import('../src/index.js')), ...(await import('../src/hooks/index.js')), limits: await import('../src/limits/index.js') };
+  return {
+    ...(await import('../src/index.js')),
+    ...(await import('../src/hooks/index.js')),
+    limits: await import('../src/limits/index.js'),
+    ...(await import('../src/receipts/index.js')),
+  };
 }

@@ -15,6 +15,7 @@ import type { CallObserver } from './hand-written.js';
 import type { PlainHook } from './workload.js';
 import { limitScenarios } from './limits.js';
 import { sampledOutTracer } from './sdk.js';
+import { fileReceipts, handWrittenChain, memoryReceiptSink } from './receipts.js';
 import { ARGS, CALL_ID, NESTED_ARGS, TOOL_NAME, nonMatchingHooks, plainHooks, tool } from './workload.js';
 
 /** Which process-wide telemetry a scenario needs; scenarios run grouped in this order. */
@@ -147,6 +148,7 @@ export function noSdkScenarios(lib: Library): Scenario[] {
       library: true,
       call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), undefined, undefined, NESTED_ARGS),
     },
+    ...receiptScenarios(lib, decision),
     {
       id: 'nosdk.approved',
       label: 'no SDK: executeTool, 2 hooks + an Ask approved at once',
@@ -278,5 +280,58 @@ export function sdkScenarios(lib: Library): Scenario[] {
         new lib.LoggingHook({ logger: logger(logDestinations.library) }),
       ]),
     },
+  ];
+}
+
+/**
+ * Receipts (3 records a call: the 2 hooks' decisions and the outcome): the receipt hook against a
+ * hand-written SHA-256 chain of the same records, both into memory; then into a file per fsync mode, each
+ * call awaiting its records' write. Listed only for a build that has toolhooks/receipts.
+ */
+function receiptScenarios(lib: Library, decision: ReturnType<Library['redirect']>): Scenario[] {
+  const { receiptHook } = lib;
+  if (receiptHook === undefined) return [];
+  const hooks = (): ToolHook[] => libraryHooks(plainHooks(2, decision));
+  const file = (fsync: 'always' | 'head' | 'never'): Scenario => {
+    let call: (() => Promise<unknown>) | undefined;
+    return {
+      id: `nosdk.receipts.file-${fsync}`,
+      label: `no SDK: executeTool, 2 hooks + receipts to a file (fsync '${fsync}'), each call awaiting its write`,
+      setting: 'no-sdk',
+      baseline: 'nosdk.receipts',
+      library: true,
+      call: () => {
+        if (call === undefined) {
+          // Made at the first call, so that a filtered-out row opens no file.
+          const { hook, after } = fileReceipts(lib, fsync);
+          const run = libraryCall(lib, [...hooks(), hook]);
+          call = () => run().then(after);
+        }
+        return call();
+      },
+    };
+  };
+  return [
+    {
+      id: 'nosdk.receipts.hand',
+      label: 'no SDK: executeTool, 2 hooks + a hand-written SHA-256 chain of the same records',
+      setting: 'no-sdk',
+      baseline: 'nosdk.hooks-2',
+      library: false,
+      call: libraryCall(lib, [...hooks(), handWrittenChain()]),
+    },
+    {
+      id: 'nosdk.receipts',
+      label: 'no SDK: executeTool, 2 hooks + receiptHook (memory sink)',
+      setting: 'no-sdk',
+      baseline: 'nosdk.receipts.hand',
+      library: true,
+      target: { maxRatio: 1.3 },
+      paired: true,
+      call: libraryCall(lib, [...hooks(), receiptHook({ sink: memoryReceiptSink() })]),
+    },
+    file('never'),
+    file('head'),
+    file('always'),
   ];
 }

@@ -108,6 +108,11 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
     return this.#spec.toolName;
   }
 
+  /** The arguments the call was made with (before any Redirect). */
+  get requestedArgs(): ToolArgs {
+    return this.#spec.args;
+  }
+
   get state(): unknown {
     return this.#spec.state;
   }

@@ -294,7 +294,7 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
       if (this.#arguments !== undefined) event.arguments = this.#arguments;
       if (capturedResult !== undefined) event.result = capturedResult;
       // Called from inside the span's context (see within), so observers see the execute_tool span as active.
-      this.#core.notify(event, this.requestedTool, span);
+      this.#core.notify(event, this.requestedTool, span, this.requestedArgs);
     }
     if (span !== undefined && !this.#adopted) endSpan(span);
   }

@@ -12,6 +12,7 @@ import { loadHooksModule } from './hooks-module.js';
 import { MAX_MESSAGE_LENGTH, ReplayInputError } from './input-error.js';
 import { oneLine } from '../telemetry/capture/sanitize.js';
 import { replay } from './replay.js';
+import { VERIFY_USAGE, runVerify } from '../receipts/verify-command.js';
 import { isUrlSource } from './source.js';
 import type { ReplayReport } from './types.js';
 
@@ -56,15 +57,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   };
   const [command, ...rest] = argv;
   if (command === '-h' || command === '--help' || command === 'help') {
-    io.stdout(USAGE);
+    io.stdout(`${USAGE}\n${VERIFY_USAGE}`);
     return EXIT_OK;
   }
   if (command === '-V' || command === '--version' || command === 'version') {
     io.stdout(`${VERSION}\n`);
     return EXIT_OK;
   }
+  if (command === 'verify') {
+    return runVerify(rest, { cwd: io.cwd, stdout: io.stdout, fail, warn: (line) => io.stderr(`toolhooks: warning: ${oneLine(line, MAX_MESSAGE_LENGTH)}\n`) });
+  }
   if (command !== 'replay') {
-    return fail(command === undefined ? 'missing command; try: toolhooks replay --help' : `unknown command "${command}"; try: toolhooks replay --help`);
+    return fail(command === undefined ? 'missing command; try: toolhooks replay --help' : `unknown command "${command}"; try: toolhooks replay --help or toolhooks verify --help`);
   }
   let values: { hooks?: string; json?: boolean; 'fail-on-change'?: boolean; 'max-bytes'?: string; help?: boolean; version?: boolean };
   let positionals: string[];

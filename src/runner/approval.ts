@@ -146,8 +146,8 @@ async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pe
     }
     if (request.callId !== undefined) event.callId = request.callId;
     // Delivered inside the approval span, so a log record of it carries the span's ids.
-    if (span === undefined) core.notify(event, toolName, undefined);
-    else context.with(trace.setSpan(context.active(), span), () => core.notify(event, toolName, span));
+    if (span === undefined) core.notify(event, toolName, undefined, args);
+    else context.with(trace.setSpan(context.active(), span), () => core.notify(event, toolName, span, args));
   }
   if (span !== undefined) endSpan(span);
 

@@ -9,7 +9,7 @@ import type { Span, Tracer } from '@opentelemetry/api';
 import type { HookDecision } from '../decisions.js';
 import { CONTINUE } from '../decisions.js';
 import type { HookEntry } from './hook-entry.js';
-import type { Approver, Phase, ToolHookEvent } from '../hook.js';
+import type { Approver, Phase, ToolArgs, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import { startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Recording } from '../telemetry/decision-records.js';
@@ -67,8 +67,11 @@ export class RunnerCore<S = unknown> {
     return runPhase(this, request, matched, span, args);
   }
 
-  /** Delivers an event to every observer whose matcher accepts the tool; their errors are swallowed. */
-  notify(event: ToolHookEvent, toolName: string, span: Span | undefined): void {
-    this.#observers.notify(event, toolName, span);
+  /**
+   * Delivers an event to every observer whose matcher accepts the tool; their errors are swallowed.
+   * `args` (what the event is about) reach only the built-in observers that read them (event-facts.ts).
+   */
+  notify(event: ToolHookEvent, toolName: string, span: Span | undefined, args?: ToolArgs): void {
+    this.#observers.notify(event, toolName, span, args);
   }
 }

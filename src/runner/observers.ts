@@ -6,8 +6,9 @@
  */
 import type { Span } from '@opentelemetry/api';
 import { callObserver, callSync } from './guard.js';
+import { READS_EVENT_FACTS, beginEventFacts, endEventFacts } from './event-facts.js';
 import type { HookEntry } from './hook-entry.js';
-import type { ToolHookEvent } from '../hook.js';
+import type { ToolArgs, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
 import type { Recording } from '../telemetry/decision-records.js';
 import { writeEvent } from '../telemetry/phase-span.js';
@@ -17,6 +18,8 @@ export class Observers<S> {
   readonly #entries: readonly HookEntry<S>[];
   /** How many hooks observe: a phase keeps room on its span for their failures. */
   readonly count: number;
+  /** Whether an observer reads the events' arguments and spans (event-facts.ts). */
+  readonly #keepFacts: boolean;
 
   constructor(
     entries: readonly HookEntry<S>[],
@@ -27,10 +30,24 @@ export class Observers<S> {
   ) {
     this.#entries = entries.filter((entry) => entry.hook.onEvent !== undefined);
     this.count = this.#entries.length;
+    this.#keepFacts = this.#entries.some((entry) => READS_EVENT_FACTS in entry.hook);
   }
 
   /** Delivers an event to every observer whose matcher accepts the tool; their errors are swallowed. */
-  notify(event: ToolHookEvent, toolName: string, span: Span | undefined): void {
+  notify(event: ToolHookEvent, toolName: string, span: Span | undefined, args?: ToolArgs): void {
+    if (!this.#keepFacts || args === undefined) {
+      this.#deliver(event, toolName, span);
+      return;
+    }
+    beginEventFacts(event, args, span);
+    try {
+      this.#deliver(event, toolName, span);
+    } finally {
+      endEventFacts();
+    }
+  }
+
+  #deliver(event: ToolHookEvent, toolName: string, span: Span | undefined): void {
     for (const entry of this.#entries) {
       const matches = entry.matches;
       if (matches !== undefined) {

@@ -340,7 +340,7 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision | Promise<H
     // Held events are written first: observers run before the span ends, and what they throw is recorded
     // on it, in the room the buffer kept for them.
     if (span !== undefined) dropped = run.buffer?.flush(span, core.capture, core.recording);
-    core.notify(event, toolName, span);
+    core.notify(event, toolName, span, run.args);
   } else if (span !== undefined) {
     dropped = run.buffer?.flush(span, core.capture, core.recording);
   }

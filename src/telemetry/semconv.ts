@@ -195,3 +195,9 @@ export const ATTR_NETWORK_TRANSPORT = 'network.transport';
 export const MCP_METHOD_TOOLS_CALL = 'tools/call';
 /** `error.type` of an MCP tool result with `isError: true`. */
 export const ERROR_TYPE_TOOL_ERROR = 'tool_error';
+
+// Receipts (toolhooks/receipts; docs/receipts.md)
+/** The receipt stream of the call's outcome record, on the `execute_tool` span. */
+export const ATTR_RECEIPT_STREAM = 'toolhooks.receipt.stream';
+/** The `seq` of the call's outcome record in its stream, on the `execute_tool` span. */
+export const ATTR_RECEIPT_SEQ = 'toolhooks.receipt.seq';

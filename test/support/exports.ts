@@ -25,6 +25,7 @@ export const ENTRY_POINTS: readonly string[] = [
   'adapters/mastra/index.ts',
   'adapters/adk/index.ts',
   'limits/index.ts',
+  'receipts/index.ts',
 ];
 
 const ALL = '*';

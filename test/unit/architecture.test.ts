@@ -22,7 +22,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   hooks: ['base', 'telemetry'],
   node: ['base', 'telemetry'],
   adapters: ['base', 'telemetry', 'runner', 'flows', 'entry'],
-  replay: ['base', 'telemetry', 'entry'],
+  replay: ['base', 'telemetry', 'entry', 'receipts'],
+  receipts: ['base', 'telemetry', 'runner', 'entry'],
   entry: ['base', 'telemetry', 'runner', 'flows'],
   limits: ['base', 'telemetry', 'runner', 'entry'],
 };

@@ -199,3 +199,11 @@ describe('the packed package: toolhooks/limits', () => {
     expect(run('node', ['-e', `console.log(Object.keys(require('toolhooks/limits')).sort().join(','))`], app).trim()).toBe('limitHook,memoryLimitStore,redisLimitStore');
   });
 });
+
+describe('the packed package: toolhooks/receipts', () => {
+  it('loads through require and import and exports exactly its public surface', () => {
+    const surface = 'fileReceiptSink,receiptHook,verifyReceipts';
+    expect(run('node', ['-e', `console.log(Object.keys(require('toolhooks/receipts')).sort().join(','))`], app).trim()).toBe(surface);
+    expect(run('node', ['--input-type=module', '-e', `const m = await import('toolhooks/receipts'); console.log(Object.keys(m).sort().join(','))`], app).trim()).toBe(surface);
+  });
+});
