@@ -169,10 +169,13 @@ describe('receiptHook: what it records', () => {
   it('gives a well-formed text for a lone surrogate in a reason, and "unavailable" for arguments that cannot be read', async () => {
     const sink = memorySink();
     const receipts = receiptHook({ sink });
+    const runner = new HookRunner([receipts, { beforeTool: () => skip('bad \ud800 text') }]);
+    await executeTool({ hooks: runner, toolName: 't', args: {}, execute: () => 1 });
+    expect(sink.records()[0]?.reason).toBe('bad \ufffd text');
+    // Arguments no hook can be given a copy of refuse the call; its outcome is still recorded.
     const hostile = new Proxy({}, { ownKeys: () => { throw new Error('no keys'); } });
-    await executeTool({ hooks: new HookRunner([receipts, { beforeTool: () => skip('bad \ud800 text') }]), toolName: 't', args: hostile, execute: () => 1 }).catch(() => undefined);
+    await executeTool({ hooks: runner, toolName: 't', args: hostile, execute: () => 1 }).catch(() => undefined);
     const records = sink.records();
-    expect(records[0]?.reason).toBe('bad \ufffd text');
     expect(records.some((r) => r.args_digest === 'unavailable')).toBe(true);
     expect((await verified(sink)).ok).toBe(true);
   });
