@@ -10,12 +10,12 @@ import type { KeyObject } from 'node:crypto';
 import type { Span } from '@opentelemetry/api';
 import type { HookDecision } from '../decisions.js';
 import { abort } from '../decisions.js';
-import type { ApprovalEvent, PhaseEvent, ToolEvent, ToolHookEvent } from '../hook.js';
+import type { ApprovalEvent, PhaseEvent, PhaseHookRecord, ToolEvent, ToolHookEvent } from '../hook.js';
 import { errorMessage } from '../internal/describe.js';
 import { anything, count, func, object, oneOf, readOptions, string } from '../internal/validate.js';
 import { READS_EVENT_FACTS, eventFacts } from '../runner/event-facts.js';
 import { callObserver, callSync } from '../runner/guard.js';
-import { ATTR_RECEIPT_SEQ, ATTR_RECEIPT_STREAM } from '../telemetry/semconv.js';
+import { ATTR_LIMIT_LIMIT, ATTR_LIMIT_USED, ATTR_LIMIT_WINDOW_MS, ATTR_RECEIPT_SEQ, ATTR_RECEIPT_STREAM } from '../telemetry/semconv.js';
 import { activeSpanContext, setSpanAttributes } from '../telemetry/span.js';
 import { report, warnVisibly } from '../telemetry/warn-once.js';
 import { GENESIS, RECEIPT_VERSION, argsDigest, chainHash, keyId, signHead } from './chain.js';
@@ -173,6 +173,8 @@ class ReceiptRecorder implements ReceiptHook {
       if (record.mode !== undefined) fields.mode = record.mode;
       const reason = record.decision === 'error' ? event.errors.find((failure) => failure.hook === record.hook)?.kind : record.reason;
       if (reason !== undefined) fields.reason = reason;
+      const limit = limitOf(record.attributes);
+      if (limit !== undefined) fields.limit = limit;
       this.#append(fields, ids, digest);
     }
   }
@@ -342,4 +344,13 @@ function optional(text: string | undefined): string | undefined {
 function wellFormed(text: string): string {
   const checked = text as unknown as WellFormedString;
   return checked.isWellFormed() ? text : checked.toWellFormed();
+}
+
+/** What a limit hook recorded on its decision (its `toolhooks.limit.*` attributes), as a receipt carries it. */
+function limitOf(attributes: PhaseHookRecord['attributes']): ReceiptRecord['limit'] {
+  const used = attributes?.[ATTR_LIMIT_USED];
+  const limit = attributes?.[ATTR_LIMIT_LIMIT];
+  if (typeof used !== 'number' || typeof limit !== 'number') return undefined;
+  const windowMs = attributes?.[ATTR_LIMIT_WINDOW_MS];
+  return typeof windowMs === 'number' ? { used, limit, window_ms: windowMs } : { used, limit };
 }
