@@ -62,6 +62,33 @@ function issue<D extends HookDecision>(decision: D): D {
   return decision;
 }
 
+/**
+ * Attributes a hook adds to its own `toolhooks.hook.decision` span event (a policy's engine and ids, a
+ * limit's count): values as OpenTelemetry attributes take them. Attached with {@link withDecisionAttributes}.
+ * @internal
+ */
+export type DecisionAttributes = Readonly<Record<string, string | number | boolean | readonly string[]>>;
+
+/** The attributes attached to decisions, kept beside them so that a decision stays a plain frozen object. */
+const attached = new WeakMap<HookDecision, DecisionAttributes>();
+
+/**
+ * A copy of a decision that carries `attributes` onto the deciding hook's `toolhooks.hook.decision` event
+ * (the runner's own attributes win on a clash). The general way for a built-in governance hook to say more
+ * about its decision on the trace; the copy is frozen and issued, so the runner uses it without re-reading.
+ * @internal
+ */
+export function withDecisionAttributes<D extends HookDecision>(decision: D, attributes: DecisionAttributes): D {
+  const copy = Object.freeze({ ...decision }) as D;
+  attached.set(issue(copy), Object.freeze({ ...attributes }));
+  return copy;
+}
+
+/** The attributes attached to a decision with {@link withDecisionAttributes}, if any. @internal */
+export function decisionAttributesOf(decision: HookDecision): DecisionAttributes | undefined {
+  return attached.get(decision);
+}
+
 /** Whether a value is a decision made by the constructors below (nothing about it can change). @internal */
 export function isIssuedDecision(value: unknown): value is HookDecision {
   return typeof value === 'object' && value !== null && issued.has(value);

@@ -5,6 +5,7 @@
  */
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
+import { decisionAttributesOf } from '../decisions.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase, RecordedError } from '../hook.js';
 import { attributeLengthLimit, eventCountLimit } from './span-limits.js';
 import { addSpanEvent, endSpan, setSpanAttributes, startSpan } from './span.js';
@@ -111,7 +112,9 @@ function eventAttributes({ capture, lengthLimit }: EventContext, event: PhaseSpa
 }
 
 function decisionAttributes(capture: Capture, hook: RecordedHook, decision: HookDecision, durationMs: number, lengthLimit: number | undefined): Attributes {
+  // The hook's own attributes (withDecisionAttributes) go first, so that the runner's win on a clash.
   const attributes: Attributes = {
+    ...decisionAttributesOf(decision),
     [ATTR_HOOK_NAME]: hook.name,
     [ATTR_HOOK_INDEX]: hook.index,
     [ATTR_DECISION]: decision.kind,

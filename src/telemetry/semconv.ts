@@ -159,3 +159,11 @@ export const ATTR_NETWORK_TRANSPORT = 'network.transport';
 export const MCP_METHOD_TOOLS_CALL = 'tools/call';
 /** `error.type` of an MCP tool result with `isError: true`. */
 export const ERROR_TYPE_TOOL_ERROR = 'tool_error';
+
+// Policies (toolhooks/policy: on the policy hook's `toolhooks.hook.decision` events; docs/policies.md)
+/** The engine that decided: `opa-wasm`, `opa-http`, `cedar`, or a custom engine's name. */
+export const ATTR_POLICY_ENGINE = 'toolhooks.policy.engine';
+/** The lowercase hex SHA-256 of the loaded policy (wasm bytes, bundle file or Cedar text), when known. */
+export const ATTR_POLICY_DIGEST = 'toolhooks.policy.digest';
+/** The ids of the determining policies or rules (string[]), when the engine names them. */
+export const ATTR_POLICY_IDS = 'toolhooks.policy.ids';

@@ -23,6 +23,7 @@ export const ENTRY_POINTS: readonly string[] = [
   'adapters/claude/index.ts',
   'adapters/openai-agents/index.ts',
   'adapters/mastra/index.ts',
+  'policy/index.ts',
 ];
 
 const ALL = '*';

@@ -24,6 +24,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   adapters: ['base', 'telemetry', 'runner', 'flows', 'entry'],
   replay: ['base', 'telemetry', 'entry'],
   entry: ['base', 'telemetry', 'runner', 'flows'],
+  policy: ['base', 'telemetry', 'runner', 'entry'],
 };
 
 /** The layer of a file under src/: the root's vocabulary and internal/ are the base; index.ts is the entry. */

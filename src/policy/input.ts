@@ -1,0 +1,52 @@
+/**
+ * The document a policy engine evaluates, built with the bounded JSON writer capture uses: one walk
+ * that survives cycles, getters that throw, 100k-key objects and 50 MB strings, and leaves marks
+ * (`…[truncated N]`, `[N more keys]`) where it cut. The engine sees plain, bounded JSON data.
+ * @internal
+ */
+import type { HookContext, ToolArgs } from '../hook.js';
+import { serializeBounded } from '../telemetry/capture/bounded-json.js';
+import type { PolicyInput } from './types.js';
+
+/** The longest input document, in characters of JSON (docs/policies.md, "The input document"). */
+export const MAX_INPUT_CHARS = 1_000_000;
+/** The longest string in it: a longer one is cut and marked. */
+export const MAX_INPUT_STRING = 65_536;
+
+/** Nothing is redacted: the document goes to the app's own policy, not to telemetry. */
+function redactsNothing(): boolean {
+  return false;
+}
+
+/** What one evaluation is about, before it is bounded. */
+export interface InputParts {
+  readonly phase: 'before_tool' | 'after_tool';
+  readonly tool: string;
+  readonly args: ToolArgs;
+  readonly ctx: HookContext;
+  /** after_tool: the tool's result (`hasResult` says whether there is one, as `undefined` is a result too). */
+  readonly result?: unknown;
+  readonly hasResult: boolean;
+  readonly context: Record<string, unknown> | undefined;
+}
+
+/** The bounded, plain-data input document of one evaluation. */
+export function policyInput(parts: InputParts): PolicyInput {
+  // The small fields first: when the budget runs out, it is the arguments or the result that are cut.
+  const doc: Record<string, unknown> = { phase: parts.phase, tool: parts.tool };
+  const { callId, agentName } = parts.ctx;
+  if (callId !== undefined) doc.callId = callId;
+  if (agentName !== undefined) doc.agent = agentName;
+  doc.context = parts.context ?? {};
+  doc.args = parts.args;
+  if (parts.hasResult) doc.result = parts.result;
+  const input = JSON.parse(serializeBounded(doc, MAX_INPUT_CHARS, MAX_INPUT_STRING, redactsNothing)) as Record<string, unknown>;
+  // A document cut short keeps its shape: args and context stay objects, whatever the writer left.
+  if (!isRecord(input.args)) input.args = {};
+  if (!isRecord(input.context)) input.context = {};
+  return input as unknown as PolicyInput;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
