@@ -5,7 +5,6 @@
  * recorded by the names their authors gave them.
  * @internal
  */
-import { quoteValue } from '../internal/describe.js';
 import { anything, func, readOptions, string } from '../internal/validate.js';
 import type { CedarValue, EntityUid } from './cedar-values.js';
 import { cedarRecord, parseEntityUid } from './cedar-values.js';
@@ -135,7 +134,7 @@ function namePolicies(cedar: CedarModule, text: string): { staticPolicies: Recor
     if (notes.has(id)) throw new Error(`cedarPolicy: two policies have the id ${JSON.stringify(id)}; each @id must be unique`);
     const decision = annotations.decision;
     if (decision !== undefined && decision !== 'requires-approval') {
-      throw new Error(`cedarPolicy: policy ${JSON.stringify(id)} has @decision(${quoteValue(decision)}); the only decision annotation is @decision("requires-approval")`);
+      throw new Error(`cedarPolicy: policy ${JSON.stringify(id)} has @decision(${JSON.stringify(decision)}); the only decision annotation is @decision("requires-approval")`);
     }
     notes.set(id, { asks: decision === 'requires-approval', reason: annotations.reason });
     into[id] = policy;

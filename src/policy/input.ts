@@ -9,9 +9,9 @@ import { serializeBounded } from '../telemetry/capture/bounded-json.js';
 import type { PolicyInput } from './types.js';
 
 /** The longest input document, in characters of JSON (docs/policies.md, "The input document"). */
-export const MAX_INPUT_CHARS = 1_000_000;
+export const MAX_INPUT_CHARS = 262_144;
 /** The longest string in it: a longer one is cut and marked. */
-export const MAX_INPUT_STRING = 65_536;
+export const MAX_INPUT_STRING = 16_384;
 
 /** Nothing is redacted: the document goes to the app's own policy, not to telemetry. */
 function redactsNothing(): boolean {

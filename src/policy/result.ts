@@ -57,7 +57,7 @@ export function readPolicyResult(value: unknown, rules: ReadRules): ReadResult {
     throw malformed(rules, `${what}; the result must be true, false, { "allow": boolean } or { "decision": … }`);
   }
   if (value === null || typeof value !== 'object') {
-    throw malformed(rules, `${quoteValue(value)}; the result must be true, false, { "allow": boolean } or { "decision": … }`);
+    throw malformed(rules, `${shown(value)}; the result must be true, false, { "allow": boolean } or { "decision": … }`);
   }
   let fields: Record<string, unknown>;
   try {
@@ -77,7 +77,7 @@ function readObject(fields: Record<string, unknown>, rules: ReadRules): ReadResu
   }
   const decision = fields.decision;
   if (typeof decision !== 'string' || !DECISIONS.has(decision)) {
-    throw problem(rules, `"decision" is ${quoteValue(decision)}; expected one of ${[...DECISIONS].map((d) => `"${d}"`).join(', ')}`);
+    throw problem(rules, `"decision" is ${shown(decision)}; expected one of ${[...DECISIONS].map((d) => `"${d}"`).join(', ')}`);
   }
   const name = decision as PolicyDecisionName;
   const read: ReadResult = { decision: name, reason, policies, stub: fields.stub, tool: undefined, args: undefined, result: fields.result };
@@ -103,10 +103,10 @@ function readObject(fields: Record<string, unknown>, rules: ReadRules): ReadResu
 function readRedirect(read: ReadResult, fields: Record<string, unknown>, rules: ReadRules): ReadResult {
   const tool = fields.tool;
   if (typeof tool !== 'string' || tool.length === 0) {
-    throw problem(rules, `"decision" is "redirect" with "tool" ${quoteValue(tool)}; a redirect needs "tool", the name of the tool to run instead`);
+    throw problem(rules, `"decision" is "redirect" with "tool" ${shown(tool)}; a redirect needs "tool", the name of the tool to run instead`);
   }
   const args = fields.args;
-  if (args !== undefined && !isPlainObject(args)) throw problem(rules, `"decision" is "redirect" with "args" ${quoteValue(args)}; "args" must be an object`);
+  if (args !== undefined && !isPlainObject(args)) throw problem(rules, `"decision" is "redirect" with "args" ${shown(args)}; "args" must be an object`);
   return { ...read, tool, args };
 }
 
@@ -160,14 +160,14 @@ function snapshot(value: object): Record<string, unknown> {
 function optionalText(fields: Record<string, unknown>, field: 'reason', rules: ReadRules): string | undefined {
   const value = fields[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw problem(rules, `"${field}" is ${quoteValue(value)}; it must be a string`);
+  if (typeof value !== 'string') throw problem(rules, `"${field}" is ${shown(value)}; it must be a string`);
   return value;
 }
 
 function readPolicies(value: unknown, rules: ReadRules): readonly string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || value.some((id) => typeof id !== 'string')) {
-    throw problem(rules, `"policies" is ${quoteValue(value)}; it must be an array of policy ids (strings)`);
+    throw problem(rules, `"policies" is ${shown(value)}; it must be an array of policy ids (strings)`);
   }
   return value.length === 0 ? undefined : Object.freeze((value as string[]).slice(0, MAX_IDS));
 }
@@ -183,4 +183,9 @@ function malformed(rules: ReadRules, what: string): InvalidHookDecisionError {
 
 function problem(rules: ReadRules, what: string): InvalidHookDecisionError {
   return new InvalidHookDecisionError(`${rules.where}: the policy's result field ${what}`);
+}
+
+/** A value as a message quotes it: a string as JSON (`"maybe"`), anything else as `quoteValue` does. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : quoteValue(value);
 }
