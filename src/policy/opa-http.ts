@@ -65,10 +65,10 @@ class OpaHttpEngine implements PolicyEngine {
     try {
       body = JSON.parse(text.body);
     } catch {
-      throw new Error(`opaHttp: OPA at ${this.#shown} answered HTTP ${text.status} with a body that is not JSON: ${quoteValue(text.body.slice(0, MAX_QUOTED))}`);
+      throw new Error(`opaHttp: OPA at ${this.#shown} answered HTTP ${text.status} with a body that is not JSON: ${JSON.stringify(text.body.slice(0, MAX_QUOTED))}`);
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new Error(`opaHttp: OPA at ${this.#shown} answered ${quoteValue(text.body.slice(0, MAX_QUOTED))}, not an object with "result"`);
+      throw new Error(`opaHttp: OPA at ${this.#shown} answered ${JSON.stringify(text.body.slice(0, MAX_QUOTED))}, not an object with "result"`);
     }
     return (body as { result?: unknown }).result as PolicyResult;
   }
@@ -86,7 +86,7 @@ class OpaHttpEngine implements PolicyEngine {
       });
       const text = await response.text();
       if (response.status !== 200) {
-        throw new Error(`opaHttp: OPA at ${this.#shown} answered HTTP ${response.status}: ${quoteValue(text.slice(0, MAX_QUOTED))}`);
+        throw new Error(`opaHttp: OPA at ${this.#shown} answered HTTP ${response.status}: ${JSON.stringify(text.slice(0, MAX_QUOTED))}`);
       }
       return { status: response.status, body: text };
     } catch (error) {

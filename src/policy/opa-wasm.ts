@@ -41,6 +41,7 @@ interface LoadedPolicy {
 export async function opaWasm(options: OpaWasmOptions): Promise<PolicyEngine> {
   if (options === undefined) throw new TypeError('opaWasm(options) needs { policy }: policy.wasm bytes, a .wasm path or a bundle path');
   const given = readOptions(options, 'opaWasm(options)', 'opaWasm', { policy: anything, entrypoint: string, data: anything }) as OpaWasmOptions;
+  if (given.data !== undefined && !isRecord(given.data)) throw new TypeError(`opaWasm: data must be an object (OPA's data document), got ${quoteValue(given.data)}`);
   const { wasm, data: bundleData, digest, source } = await readPolicy(given.policy);
   const opa = await loadPeer<OpaWasmModule>('@open-policy-agent/opa-wasm', 'opaWasm()', () => import('@open-policy-agent/opa-wasm'));
   let policy: LoadedPolicy;
@@ -50,11 +51,8 @@ export async function opaWasm(options: OpaWasmOptions): Promise<PolicyEngine> {
     throw new Error(`opaWasm: ${source} does not load as an OPA wasm policy: ${(error as Error).message}`, { cause: error });
   }
   const entrypoint = pickEntrypoint(policy.entrypoints, given.entrypoint, source);
-  const data = mergeData(bundleData, given.data);
-  if (data !== undefined) {
-    if (data === null || typeof data !== 'object') throw new TypeError(`opaWasm: data must be an object (OPA's data document), got ${quoteValue(data)}`);
-    policy.setData(data);
-  }
+  const data = mergeData(bundleData, given.data as Record<string, unknown> | undefined);
+  if (isRecord(data)) policy.setData(data);
   return new OpaWasmEngine(policy, entrypoint, digest);
 }
 
@@ -117,11 +115,9 @@ function pickEntrypoint(entrypoints: Readonly<Record<string, number>>, wanted: s
 }
 
 /** The bundle's data with the `data` option's top-level keys over it (either alone as it is). */
-function mergeData(bundle: unknown, given: unknown): unknown {
+function mergeData(bundle: unknown, given: Record<string, unknown> | undefined): unknown {
   if (given === undefined) return bundle;
-  if (bundle === undefined) return given;
-  if (isRecord(bundle) && isRecord(given)) return { ...bundle, ...given };
-  return given;
+  return isRecord(bundle) ? { ...bundle, ...given } : given;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

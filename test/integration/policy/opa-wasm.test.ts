@@ -82,6 +82,13 @@ const INPUTS: readonly [string, ToolArgs][] = [
 /** What an AI SDK approval status is, in toolhooks' words. */
 const AS_KIND: Readonly<Record<string, HookDecision['kind']>> = { approved: 'continue', 'not-applicable': 'continue', denied: 'abort', 'user-approval': 'ask' };
 
+/** The AI SDK's approval function for a policy (opaPolicy returns one, typed as the wider configuration). */
+function approvalFunction(options: Parameters<typeof opaPolicy>[0]): (request: unknown) => Promise<string | { type: string; reason?: string }> {
+  const configuration: unknown = opaPolicy(options);
+  if (typeof configuration !== 'function') throw new Error('opaPolicy did not return an approval function');
+  return configuration as (request: unknown) => Promise<string | { type: string; reason?: string }>;
+}
+
 /** The policy hook's own before_tool decision about one call. */
 async function decide(hook: ToolHook, tool: string, args: ToolArgs): Promise<{ kind: HookDecision['kind']; reason?: string }> {
   const decision = await hook.beforeTool?.(tool, args, undefined, { signal: new AbortController().signal, phase: 'before_tool', attempt: 1 });
@@ -95,14 +102,14 @@ describe('opaWasm and @ai-sdk/policy-opa, side by side', () => {
     const bundle = await buildWasm(opa, dir, { 'policy.rego': AI_SDK_POLICY }, ['toolhooks/decision']);
     const ours = policyHook(await opaWasm({ policy: bundle }));
     const client = await wasmPolicyClient({ wasm: readWasmBundle(readFileSync(bundle), bundle).wasm });
-    const theirs = opaPolicy({
+    const theirs = approvalFunction({
       client,
       path: 'toolhooks/decision',
       toInput: ({ toolCall }) => ({ phase: 'before_tool', tool: toolCall.toolName, args: toolCall.input, context: {} }),
     });
     for (const [tool, args] of INPUTS) {
       const decision = await decide(ours, tool, args);
-      const status = await theirs({ toolCall: { toolName: tool, toolCallId: 'c1', input: args }, tools: undefined, toolsContext: {}, runtimeContext: {}, messages: [] } as never);
+      const status = await theirs({ toolCall: { toolName: tool, toolCallId: 'c1', input: args }, tools: undefined, toolsContext: {}, runtimeContext: {}, messages: [] });
       const type = typeof status === 'string' ? status : status.type;
       expect(decision.kind, `${tool} ${JSON.stringify(args)}`).toBe(AS_KIND[type]);
       const reason = typeof status === 'string' ? undefined : (status as { reason?: string }).reason;
@@ -114,10 +121,10 @@ describe('opaWasm and @ai-sdk/policy-opa, side by side', () => {
     const opa = requireOpa(ctx);
     const bundle = await buildWasm(opa, dir, { 'legacy.rego': LEGACY_POLICY }, ['legacy/allow']);
     const ours = policyHook(await opaWasm({ policy: bundle }));
-    const theirs = opaPolicy({ client: await wasmPolicyClient({ wasm: readWasmBundle(readFileSync(bundle), bundle).wasm }), path: 'legacy/allow', toInput: ({ toolCall }) => ({ phase: 'before_tool', tool: toolCall.toolName, args: toolCall.input, context: {} }) });
+    const theirs = approvalFunction({ client: await wasmPolicyClient({ wasm: readWasmBundle(readFileSync(bundle), bundle).wasm }), path: 'legacy/allow', toInput: ({ toolCall }) => ({ phase: 'before_tool', tool: toolCall.toolName, args: toolCall.input, context: {} }) });
     for (const tool of ['delete_user', 'get_user']) {
       const decision = await decide(ours, tool, {});
-      const status = await theirs({ toolCall: { toolName: tool, toolCallId: 'c1', input: {} }, tools: undefined, toolsContext: {}, runtimeContext: {}, messages: [] } as never);
+      const status = await theirs({ toolCall: { toolName: tool, toolCallId: 'c1', input: {} }, tools: undefined, toolsContext: {}, runtimeContext: {}, messages: [] });
       expect(decision.kind).toBe(AS_KIND[typeof status === 'string' ? status : status.type]);
     }
     expect(await decide(ours, 'delete_user', {})).toEqual({ kind: 'abort', reason: 'no deletes' });

@@ -55,7 +55,7 @@ async function call(
     ...runnerOptions,
   });
   try {
-    const result = await executeTool({ hooks: runner, toolName, args, callId: 'call-1', execute: (a) => `ran ${toolName} ${JSON.stringify(a)}`, tools });
+    const result = await executeTool({ hooks: runner, toolName, args, callId: 'call-1', execute: (a) => `ran ${toolName} ${JSON.stringify(a)}`, ...(tools === undefined ? {} : { tools }) });
     return { result, phases };
   } catch (error) {
     return { error, phases };
@@ -277,7 +277,9 @@ describe('policyHook: telemetry', () => {
   });
 
   it('leaves out the digest and ids when there are none', async () => {
-    await call(engine(true, { digest: undefined }));
+    const withoutDigest = engine(true);
+    delete (withoutDigest as { digest?: string }).digest;
+    await call(withoutDigest);
     const [event] = decisionEvents();
     expect(event?.[ATTR_POLICY_ENGINE]).toBe('test-engine');
     expect(event && ATTR_POLICY_DIGEST in event).toBe(false);
