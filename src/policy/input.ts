@@ -11,7 +11,7 @@ import type { PolicyInput } from './types.js';
 /** The longest input document, in characters of JSON (docs/policies.md, "The input document"). */
 export const MAX_INPUT_CHARS = 262_144;
 /** The longest string in it: a longer one is cut and marked. */
-export const MAX_INPUT_STRING = 16_384;
+const MAX_INPUT_STRING = 16_384;
 
 /** Nothing is redacted: the document goes to the app's own policy, not to telemetry. */
 function redactsNothing(): boolean {
@@ -19,7 +19,7 @@ function redactsNothing(): boolean {
 }
 
 /** What one evaluation is about, before it is bounded. */
-export interface InputParts {
+interface InputParts {
   readonly phase: 'before_tool' | 'after_tool';
   readonly tool: string;
   readonly args: ToolArgs;

@@ -6,7 +6,7 @@
 import { gunzipSync } from 'node:zlib';
 
 /** What a wasm bundle holds for toolhooks. */
-export interface WasmBundle {
+interface WasmBundle {
   readonly wasm: Uint8Array;
   /** `data.json`, parsed; undefined when the bundle has none. */
   readonly data: unknown;

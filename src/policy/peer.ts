@@ -12,7 +12,7 @@ export const PEERS = {
   '@cedar-policy/cedar-wasm': '^4.0.0',
 } as const;
 
-export type PeerName = keyof typeof PEERS;
+type PeerName = keyof typeof PEERS;
 
 /**
  * Imports a peer through `load` (a literal `import('…')`, so that bundlers see it); a missing package

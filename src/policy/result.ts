@@ -28,7 +28,7 @@ const DECISIONS: ReadonlySet<string> = new Set<PolicyDecisionName>([
 const MAX_IDS = 64;
 
 /** A policy's answer, read once and checked: the fields the decision needs. */
-export interface ReadResult {
+interface ReadResult {
   readonly decision: PolicyDecisionName;
   readonly reason: string | undefined;
   readonly policies: readonly string[] | undefined;
