@@ -21,6 +21,7 @@ import type { Build } from './library.js';
 import { loadLibrary } from './library.js';
 import type { Scenario } from './scenarios.js';
 import { REFERENCES, noSdkScenarios, sdkScenarios } from './scenarios.js';
+import { policyScenarios } from './policy.js';
 import type { TracingSdk } from './sdk.js';
 import { installTracingSdk } from './sdk.js';
 import { recordShapes, spanCounts } from './spans.js';
@@ -269,7 +270,11 @@ async function main(): Promise<void> {
   };
 
   const results: ScenarioResult[] = [];
-  const noSdk = wanted(noSdkScenarios(lib));
+  // The policy rows are built only when asked for (no --filter, or one naming them): they load the engines.
+  const policy = options.filter === undefined || 'policy'.includes(options.filter) || options.filter.startsWith('policy')
+    ? await policyScenarios(lib, options.build, options.distDir)
+    : { scenarios: [], notes: [] };
+  const noSdk = wanted([...noSdkScenarios(lib), ...policy.scenarios]);
   if (noSdk.length > 0) {
     process.stderr.write('no SDK registered:\n');
     results.push(...(await measureSetting(noSdk, options, sampling, pairing, heapCalls, async () => undefined, undefined)));
@@ -304,6 +309,7 @@ async function main(): Promise<void> {
   log("  the slowest 5 % of pairs left out (in brackets: the quartiles of the per-pair ratios).");
   log('alloc B / kept B: heap bytes allocated / still reachable after a full GC, per call.\n');
   for (const r of results.filter((x) => x.spans !== undefined)) log(`spans per call, ${r.id}: ${r.spans}`);
+  for (const note of policy.notes) log(note);
   for (const scenario of [...noSdk, ...sdkSet].filter((s) => s.reference !== undefined)) {
     const own = results.find((r) => r.id === scenario.id);
     const reference = results.find((r) => r.id === scenario.reference);
