@@ -30,8 +30,8 @@ interface InputParts {
   readonly context: Record<string, unknown> | undefined;
 }
 
-/** The bounded, plain-data input document of one evaluation. */
-export function policyInput(parts: InputParts): PolicyInput {
+/** The bounded input document of one evaluation, as JSON text (what {@link parseInput} makes an object of). */
+export function policyInputJson(parts: InputParts): string {
   // The small fields first: when the budget runs out, it is the arguments or the result that are cut.
   const doc: Record<string, unknown> = { phase: parts.phase, tool: parts.tool };
   const { callId, agentName } = parts.ctx;
@@ -40,8 +40,12 @@ export function policyInput(parts: InputParts): PolicyInput {
   doc.context = parts.context ?? {};
   doc.args = parts.args;
   if (parts.hasResult) doc.result = parts.result;
-  const input = JSON.parse(serializeBounded(doc, MAX_INPUT_CHARS, MAX_INPUT_STRING, redactsNothing)) as Record<string, unknown>;
-  // A document cut short keeps its shape: args and context stay objects, whatever the writer left.
+  return serializeBounded(doc, MAX_INPUT_CHARS, MAX_INPUT_STRING, redactsNothing);
+}
+
+/** The document as an object. A document cut short keeps its shape: args and context stay objects, whatever the writer left. */
+export function parseInput(json: string): PolicyInput {
+  const input = JSON.parse(json) as Record<string, unknown>;
   if (!isRecord(input.args)) input.args = {};
   if (!isRecord(input.context)) input.context = {};
   return input as unknown as PolicyInput;

@@ -6,6 +6,8 @@
 import { HookTimeoutError } from '../errors.js';
 import { errorMessage, quoteValue } from '../internal/describe.js';
 import { duration, object, readOptions, string } from '../internal/validate.js';
+import type { JsonInputEngine } from './json-input.js';
+import { EVALUATE_JSON } from './json-input.js';
 import type { OpaHttpOptions, PolicyEngine, PolicyInput, PolicyResult } from './types.js';
 
 /** The default of `timeoutMs`. */
@@ -46,7 +48,7 @@ export function opaHttp(options: OpaHttpOptions): PolicyEngine {
   return new OpaHttpEngine(endpoint, given.timeoutMs ?? DEFAULT_TIMEOUT_MS, headers);
 }
 
-class OpaHttpEngine implements PolicyEngine {
+class OpaHttpEngine implements PolicyEngine, JsonInputEngine {
   readonly name = 'opa-http';
   /** How errors name the server: no credentials, no query. */
   readonly #shown: string;
@@ -59,8 +61,13 @@ class OpaHttpEngine implements PolicyEngine {
     this.#shown = `${endpoint.origin}${endpoint.pathname}`;
   }
 
-  async evaluate(input: PolicyInput, options: { readonly signal: AbortSignal }): Promise<PolicyResult> {
-    const text = await this.#post(JSON.stringify({ input }), options.signal);
+  evaluate(input: PolicyInput, options: { readonly signal: AbortSignal }): Promise<PolicyResult> {
+    return this[EVALUATE_JSON](JSON.stringify(input), options);
+  }
+
+  /** The policy hook's way in: the bounded document's JSON, posted as it is. */
+  async [EVALUATE_JSON](json: string, options: { readonly signal: AbortSignal }): Promise<PolicyResult> {
+    const text = await this.#post(`{"input":${json}}`, options.signal);
     let body: unknown;
     try {
       body = JSON.parse(text.body);

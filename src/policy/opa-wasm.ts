@@ -9,6 +9,8 @@ import { quoteValue } from '../internal/describe.js';
 import { anything, readOptions, string } from '../internal/validate.js';
 import { sha256Hex } from './digest.js';
 import { readWasmBundle } from './opa-bundle.js';
+import type { JsonInputEngine } from './json-input.js';
+import { EVALUATE_JSON } from './json-input.js';
 import { loadPeer } from './peer.js';
 import type { OpaWasmOptions, PolicyEngine, PolicyInput, PolicyResult } from './types.js';
 
@@ -57,8 +59,9 @@ export async function opaWasm(options: OpaWasmOptions): Promise<PolicyEngine> {
 }
 
 /** A loaded wasm policy and the entrypoint it evaluates. */
-class OpaWasmEngine implements PolicyEngine {
+class OpaWasmEngine implements PolicyEngine, JsonInputEngine {
   readonly name = 'opa-wasm';
+  readonly #encoder = new TextEncoder();
 
   constructor(
     readonly policy: LoadedPolicy,
@@ -68,9 +71,18 @@ class OpaWasmEngine implements PolicyEngine {
 
   /** The entrypoint's value; undefined for OPA's undefined (an empty result set). */
   evaluate(input: PolicyInput): PolicyResult {
-    const results = this.policy.evaluate(input, this.entrypoint);
-    return (results === undefined || results.length === 0 ? undefined : results[0]?.result) as PolicyResult;
+    return resultOf(this.policy.evaluate(input, this.entrypoint));
   }
+
+  /** The policy hook's way in: the bounded document's JSON, copied into the wasm memory as it is. */
+  [EVALUATE_JSON](json: string): PolicyResult {
+    return resultOf(this.policy.evaluate(this.#encoder.encode(json).buffer, this.entrypoint));
+  }
+}
+
+/** The entrypoint's value; undefined for OPA's undefined (an empty result set). */
+function resultOf(results: readonly { readonly result: unknown }[] | undefined): PolicyResult {
+  return (results === undefined || results.length === 0 ? undefined : results[0]?.result) as PolicyResult;
 }
 
 interface ReadPolicy {

@@ -6,12 +6,13 @@
  * @internal
  */
 import type { DecisionAttributes, HookDecision } from '../decisions.js';
-import { withDecisionAttributes } from '../decisions.js';
+import { CONTINUE, withDecisionAttributes } from '../decisions.js';
 import type { HookContext, MaybePromise, ToolArgs, ToolHook } from '../hook.js';
 import { quoteValue } from '../internal/describe.js';
 import { anything, duration, func, oneOf, readOptions, string } from '../internal/validate.js';
 import { ATTR_POLICY_DIGEST, ATTR_POLICY_ENGINE, ATTR_POLICY_IDS } from '../telemetry/semconv.js';
-import { policyInput } from './input.js';
+import { parseInput, policyInputJson } from './input.js';
+import { EVALUATE_JSON, takesJson } from './json-input.js';
 import type { ReadRules } from './result.js';
 import { decisionOf, readPolicyResult } from './result.js';
 import type { PolicyEngine, PolicyHookOptions } from './types.js';
@@ -68,12 +69,17 @@ export function policyHook<S = unknown>(engine: PolicyEngine, options?: PolicyHo
   return Object.freeze(hook);
 }
 
+/** How many distinct Continue decisions (by the policy ids they name) one policy hook keeps. */
+const MAX_CACHED_CONTINUES = 256;
+
 /** The before_tool phase has no result (after_tool's may be `undefined`, which is a result too). */
 const NO_RESULT = undefined;
 
 /** One policy hook's evaluations: the engine, the attributes of its decisions, and how to read answers. */
 class PolicyCall<S> {
   readonly #rules: Record<PolicyPhase, ReadRules>;
+  /** The Continue decisions made so far, by the ids they name (`''` for none). */
+  readonly #continues = new Map<string, HookDecision>();
 
   constructor(
     readonly engine: PolicyEngine,
@@ -87,7 +93,7 @@ class PolicyCall<S> {
 
   /** Evaluates one call and maps the answer; synchronous for a synchronous engine (OPA wasm, Cedar). */
   decide(phase: PolicyPhase, tool: string, args: ToolArgs, state: S, ctx: HookContext, after: { result: unknown } | undefined): MaybePromise<HookDecision> {
-    const input = policyInput({
+    const json = policyInputJson({
       phase,
       tool,
       args,
@@ -96,7 +102,10 @@ class PolicyCall<S> {
       hasResult: after !== undefined,
       context: this.#contextOf(tool, args, state),
     });
-    const answer: unknown = this.engine.evaluate(input, new EvaluateOptions(ctx));
+    const engine = this.engine;
+    const options = new EvaluateOptions(ctx);
+    // This folder's engines take the JSON text as it is; any other engine gets the parsed document.
+    const answer: unknown = takesJson(engine) ? engine[EVALUATE_JSON](json, options) : engine.evaluate(parseInput(json), options);
     if (isThenable(answer)) return Promise.resolve(answer).then((value) => this.#settle(value, phase));
     return this.#settle(answer, phase);
   }
@@ -113,8 +122,27 @@ class PolicyCall<S> {
   #settle(answer: unknown, phase: PolicyPhase): HookDecision {
     const read = readPolicyResult(answer, this.#rules[phase]);
     const decision = decisionOf(read, phase, this.deny);
-    const attributes = read.policies === undefined ? this.attributes : { ...this.attributes, [ATTR_POLICY_IDS]: read.policies };
-    return withDecisionAttributes(decision, attributes);
+    if (decision.kind === 'continue') return this.#continueNaming(read.policies);
+    return withDecisionAttributes(decision, this.#attributesNaming(read.policies));
+  }
+
+  #attributesNaming(ids: readonly string[] | undefined): DecisionAttributes {
+    return ids === undefined ? this.attributes : { ...this.attributes, [ATTR_POLICY_IDS]: ids };
+  }
+
+  /**
+   * The Continue that names these policies, made once and reused: an allowed call (the common one) then
+   * costs no decision object, and the runner's registry of issued decisions does not grow with every call.
+   */
+  #continueNaming(ids: readonly string[] | undefined): HookDecision {
+    const key = ids === undefined ? '' : ids.join('\u0000');
+    let decision = this.#continues.get(key);
+    if (decision === undefined) {
+      decision = withDecisionAttributes(CONTINUE, this.#attributesNaming(ids));
+      // Bounded: a policy that names a different set of ids on every call gets a fresh Continue each time.
+      if (this.#continues.size < MAX_CACHED_CONTINUES) this.#continues.set(key, decision);
+    }
+    return decision;
   }
 }
 
