@@ -13,12 +13,12 @@ const STOPPED: ReadonlySet<DecisionKind> = new Set(['abort', 'skip', 'ask']);
 const RUNS: ReadonlySet<DecisionKind> = new Set(['continue', 'redirect']);
 
 /** `abort→continue`: the recorded decision, an arrow, the replayed one. */
-export function flipClass(recorded: DecisionKind, replayed: DecisionKind): string {
+function flipClass(recorded: DecisionKind, replayed: DecisionKind): string {
   return `${recorded}→${replayed}`;
 }
 
 /** Whether a before_tool move loosens: recorded as stopped, replayed as running. */
-export function isLoosened(recorded: DecisionKind, replayed: DecisionKind): boolean {
+function isLoosened(recorded: DecisionKind, replayed: DecisionKind): boolean {
   return STOPPED.has(recorded) && RUNS.has(replayed);
 }
 
