@@ -3,7 +3,8 @@
  *
  *   --json [file]        also write machine-readable results (default file: bench-results.json)
  *   --compare <file>     print the change of each scenario against an earlier --json file
- *   --filter <text>      only scenarios whose id contains text (their baselines always run)
+ *   --filter <text>      only scenarios whose id contains text (their baselines always run); `--filter policy`
+ *                        runs the policy rows (toolhooks/policy), which no other run includes
  *   --rounds <n>         rounds per setting (default 5); scenario order alternates between rounds
  *   --time <ms>          sampling time per scenario per round (default 400)
  *   --quick              1 round of 50 ms, small heap and throughput windows: checks that it runs
@@ -101,7 +102,7 @@ export interface ScenarioResult extends TimeStats {
   /** How the ratio was measured: pooled over the rounds, or side by side (`samplePaired`; min–max is then the pairs' quartiles). */
   readonly ratioMethod: 'rounds' | 'paired' | undefined;
   readonly addedNs: number | undefined;
-  readonly heap: HeapStats;
+  readonly heap: HeapStats | undefined;
   readonly spans: string | undefined;
   readonly target: string | undefined;
   readonly met: boolean | undefined;
@@ -174,7 +175,7 @@ async function measureSetting(
       addedNs = paired.ownNs - paired.baseNs;
       roundRatios = [paired.p25, paired.p75];
     }
-    const heap = await measureHeap(scenario.call, heapCalls, settle);
+    const heap = scenario.heap === false ? undefined : await measureHeap(scenario.call, heapCalls, settle);
     const spans = sdk === undefined ? undefined : spanCounts(await recordShapes(sdk, scenario.call, 4), 4);
     let target: string | undefined;
     let met: boolean | undefined;
@@ -219,8 +220,8 @@ function printTable(results: readonly ScenarioResult[]): void {
     `±${(((r.p75Ns - r.p25Ns) / 2 / r.medianNs) * 100).toFixed(1)}%`,
     r.ratio === undefined ? '' : `${r.ratio.toFixed(3)}× (${(r.ratioMin ?? 0).toFixed(2)}–${(r.ratioMax ?? 0).toFixed(2)}${r.ratioMethod === 'paired' ? ' paired' : ''})`,
     r.addedNs === undefined ? '' : `${r.addedNs >= 0 ? '+' : ''}${fmtNs(r.addedNs)}`,
-    `${Math.round(r.heap.allocatedBytes)}`,
-    `${Math.round(r.heap.retainedBytes)}`,
+    r.heap === undefined ? '-' : `${Math.round(r.heap.allocatedBytes)}`,
+    r.heap === undefined ? '-' : `${Math.round(r.heap.retainedBytes)}`,
     r.target === undefined ? '' : `${r.target} ${r.met === true ? 'met' : 'MISSED'}`,
   ]);
   const header = ['scenario', 'median/call', 'IQR/2', 'ratio (rounds)', 'added', 'alloc B', 'kept B', 'target'];
@@ -270,8 +271,9 @@ async function main(): Promise<void> {
   };
 
   const results: ScenarioResult[] = [];
-  // The policy rows are built only when asked for (no --filter, or one naming them): they load the engines.
-  const policy = options.filter === undefined || 'policy'.includes(options.filter) || options.filter.startsWith('policy')
+  // The policy rows run only when asked for (`--filter policy`): they load the engines' wasm packages (and
+  // compile Rego with the opa CLI), which the overhead run of the core does not need.
+  const policy = options.filter !== undefined && options.filter.startsWith('policy')
     ? await policyScenarios(lib, options.build, options.distDir)
     : { scenarios: [], notes: [] };
   const noSdk = wanted([...noSdkScenarios(lib), ...policy.scenarios]);

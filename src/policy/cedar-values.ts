@@ -45,7 +45,14 @@ export function cedarValue(value: unknown): CedarValue | undefined {
       return Number.isSafeInteger(value) ? value : String(value);
     case 'object':
       if (value === null) return undefined;
-      if (Array.isArray(value)) return value.map(cedarValue).filter((item): item is CedarValue => item !== undefined);
+      if (Array.isArray(value)) {
+        const items: CedarValue[] = [];
+        for (const item of value as unknown[]) {
+          const converted = cedarValue(item);
+          if (converted !== undefined) items.push(converted);
+        }
+        return items;
+      }
       return cedarRecord(value as Record<string, unknown>);
     default:
       return undefined;

@@ -96,21 +96,34 @@ class CedarEngine implements PolicyEngine {
     const context: Record<string, unknown> = { phase: input.phase, args: input.args };
     if (input.callId !== undefined) context.callId = input.callId;
     Object.assign(context, input.context);
-    const answer = this.cedar.statefulIsAuthorized({
+    const call: Parameters<CedarModule['statefulIsAuthorized']>[0] = {
       principal,
       action: { type: 'Action', id: input.tool },
       resource: { type: 'Tool', id: input.tool },
       context: cedarRecord(context) as Record<string, CedarValue>,
       preparsedPolicySetId: this.setId,
-      ...(this.hasSchema ? { preparsedSchemaName: this.setId, validateRequest: true } : {}),
       entities: this.entities,
-    });
+    };
+    if (this.hasSchema) {
+      call.preparsedSchemaName = this.setId;
+      call.validateRequest = true;
+    }
+    const answer = this.cedar.statefulIsAuthorized(call);
     if (answer.type !== 'success') throw new Error(`cedarPolicy: Cedar could not decide: ${messages(answer)}`);
     const { decision, diagnostics } = answer.response;
     const policies = diagnostics.reason;
-    const reason = policies.map((id) => this.notes.get(id)?.reason).find((text) => text !== undefined);
+    // Plain loops: array builtins with callbacks here (map, find, some) crash V8 22's deoptimizer when a
+    // forced GC lands in them (seen under `node --expose-gc`, the benchmark's mode).
+    let reason: string | undefined;
+    let asks = false;
+    for (const id of policies) {
+      const notes = this.notes.get(id);
+      if (notes === undefined) continue;
+      reason ??= notes.reason;
+      asks ||= notes.asks;
+    }
     const result: { decision: PolicyResult['decision']; reason?: string; policies?: readonly string[] } = {
-      decision: decision === 'deny' ? 'deny' : policies.some((id) => this.notes.get(id)?.asks === true) ? 'requires-approval' : 'allow',
+      decision: decision === 'deny' ? 'deny' : asks ? 'requires-approval' : 'allow',
     };
     if (reason !== undefined) result.reason = reason;
     if (policies.length > 0) result.policies = policies;
