@@ -4,6 +4,7 @@
  * (`…[truncated N]`, `[N more keys]`) where it cut. The engine sees plain, bounded JSON data.
  * @internal
  */
+import { isProxy } from 'node:util/types';
 import type { HookContext, ToolArgs } from '../hook.js';
 import { serializeBounded } from '../telemetry/capture/bounded-json.js';
 import type { PolicyInput } from './types.js';
@@ -40,7 +41,63 @@ export function policyInputJson(parts: InputParts): string {
   doc.context = parts.context ?? {};
   doc.args = parts.args;
   if (parts.hasResult) doc.result = parts.result;
-  return serializeBounded(doc, MAX_INPUT_CHARS, MAX_INPUT_STRING, redactsNothing);
+  return plainJson(doc) ?? serializeBounded(doc, MAX_INPUT_CHARS, MAX_INPUT_STRING, redactsNothing);
+}
+
+/** The most values, and string characters, a document may hold for the native fast path. */
+const FAST_MAX_NODES = 512;
+const FAST_MAX_CHARS = 32_768;
+/** As deep as the bounded writer goes before it summarises. */
+const FAST_MAX_DEPTH = 12;
+
+/**
+ * `JSON.stringify(doc)` when that is exactly what the bounded writer would write and well within its
+ * bounds: small plain data (plain objects and arrays of strings, finite numbers, booleans and null, read
+ * through data properties only: no getter, no Proxy, no `toJSON`, no string past the string limit).
+ * Undefined otherwise, and the bounded writer does the work. The common call's arguments take this path.
+ */
+function plainJson(doc: Record<string, unknown>): string | undefined {
+  const budget = { nodes: FAST_MAX_NODES, chars: FAST_MAX_CHARS };
+  if (!isPlainData(doc, 0, budget)) return undefined;
+  try {
+    return JSON.stringify(doc);
+  } catch {
+    return undefined; // a cycle within the depth bound
+  }
+}
+
+function isPlainData(value: unknown, depth: number, budget: { nodes: number; chars: number }): boolean {
+  if ((budget.nodes -= 1) < 0) return false;
+  switch (typeof value) {
+    case 'string':
+      return value.length <= MAX_INPUT_STRING && (budget.chars -= value.length) >= 0;
+    case 'number':
+      return Number.isFinite(value);
+    case 'boolean':
+    case 'undefined':
+      return true;
+    case 'object':
+      return value === null || (depth < FAST_MAX_DEPTH && isPlainContainer(value, depth, budget));
+    default:
+      return false;
+  }
+}
+
+function isPlainContainer(value: object, depth: number, budget: { nodes: number; chars: number }): boolean {
+  if (isProxy(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  const array = Array.isArray(value);
+  if (array ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) return false;
+  // JSON writes every slot of an array, holes included: its length counts, not its keys.
+  if (array && (budget.nodes -= (value as unknown[]).length) < 0) return false;
+  for (const key of Object.keys(value)) {
+    if (key === 'toJSON') return false;
+    if ((budget.chars -= key.length) < 0) return false;
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor === undefined || !('value' in descriptor)) return false;
+    if (!isPlainData(descriptor.value, depth + 1, budget)) return false;
+  }
+  return true;
 }
 
 /** The document as an object. A document cut short keeps its shape: args and context stay objects, whatever the writer left. */
