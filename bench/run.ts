@@ -3,7 +3,8 @@
  *
  *   --json [file]        also write machine-readable results (default file: bench-results.json)
  *   --compare <file>     print the change of each scenario against an earlier --json file
- *   --filter <text>      only scenarios whose id contains text (their baselines always run)
+ *   --filter <text>      only scenarios whose id contains text (their baselines always run); `--filter policy`
+ *                        runs the policy rows (toolhooks/policy), which no other run includes
  *   --rounds <n>         rounds per setting (default 5); scenario order alternates between rounds
  *   --time <ms>          sampling time per scenario per round (default 400)
  *   --quick              1 round of 50 ms, small heap and throughput windows: checks that it runs
@@ -21,6 +22,7 @@ import type { Build } from './library.js';
 import { loadLibrary } from './library.js';
 import type { Scenario } from './scenarios.js';
 import { REFERENCES, noSdkScenarios, sdkScenarios } from './scenarios.js';
+import { policyScenarios } from './policy.js';
 import type { TracingSdk } from './sdk.js';
 import { closeLimitBench } from './limits.js';
 import { installTracingSdk } from './sdk.js';
@@ -101,7 +103,7 @@ export interface ScenarioResult extends TimeStats {
   /** How the ratio was measured: pooled over the rounds, or side by side (`samplePaired`; min–max is then the pairs' quartiles). */
   readonly ratioMethod: 'rounds' | 'paired' | undefined;
   readonly addedNs: number | undefined;
-  readonly heap: HeapStats;
+  readonly heap: HeapStats | undefined;
   readonly spans: string | undefined;
   readonly target: string | undefined;
   readonly met: boolean | undefined;
@@ -174,7 +176,7 @@ async function measureSetting(
       addedNs = paired.ownNs - paired.baseNs;
       roundRatios = [paired.p25, paired.p75];
     }
-    const heap = await measureHeap(scenario.call, heapCalls, settle);
+    const heap = scenario.heap === false ? undefined : await measureHeap(scenario.call, heapCalls, settle);
     const spans = sdk === undefined ? undefined : spanCounts(await recordShapes(sdk, scenario.call, 4), 4);
     let target: string | undefined;
     let met: boolean | undefined;
@@ -219,8 +221,8 @@ function printTable(results: readonly ScenarioResult[]): void {
     `±${(((r.p75Ns - r.p25Ns) / 2 / r.medianNs) * 100).toFixed(1)}%`,
     r.ratio === undefined ? '' : `${r.ratio.toFixed(3)}× (${(r.ratioMin ?? 0).toFixed(2)}–${(r.ratioMax ?? 0).toFixed(2)}${r.ratioMethod === 'paired' ? ' paired' : ''})`,
     r.addedNs === undefined ? '' : `${r.addedNs >= 0 ? '+' : ''}${fmtNs(r.addedNs)}`,
-    `${Math.round(r.heap.allocatedBytes)}`,
-    `${Math.round(r.heap.retainedBytes)}`,
+    r.heap === undefined ? '-' : `${Math.round(r.heap.allocatedBytes)}`,
+    r.heap === undefined ? '-' : `${Math.round(r.heap.retainedBytes)}`,
     r.target === undefined ? '' : `${r.target} ${r.met === true ? 'met' : 'MISSED'}`,
   ]);
   const header = ['scenario', 'median/call', 'IQR/2', 'ratio (rounds)', 'added', 'alloc B', 'kept B', 'target'];
@@ -270,7 +272,12 @@ async function main(): Promise<void> {
   };
 
   const results: ScenarioResult[] = [];
-  const noSdk = wanted(noSdkScenarios(lib));
+  // The policy rows run only when asked for (`--filter policy`): they load the engines' wasm packages (and
+  // compile Rego with the opa CLI), which the overhead run of the core does not need.
+  const policy = options.filter !== undefined && options.filter.startsWith('policy')
+    ? await policyScenarios(lib, options.build, options.distDir)
+    : { scenarios: [], notes: [] };
+  const noSdk = wanted([...noSdkScenarios(lib), ...policy.scenarios]);
   if (noSdk.length > 0) {
     process.stderr.write('no SDK registered:\n');
     results.push(...(await measureSetting(noSdk, options, sampling, pairing, heapCalls, async () => undefined, undefined)));
@@ -305,6 +312,7 @@ async function main(): Promise<void> {
   log("  the slowest 5 % of pairs left out (in brackets: the quartiles of the per-pair ratios).");
   log('alloc B / kept B: heap bytes allocated / still reachable after a full GC, per call.\n');
   for (const r of results.filter((x) => x.spans !== undefined)) log(`spans per call, ${r.id}: ${r.spans}`);
+  for (const note of policy.notes) log(note);
   for (const scenario of [...noSdk, ...sdkSet].filter((s) => s.reference !== undefined)) {
     const own = results.find((r) => r.id === scenario.id);
     const reference = results.find((r) => r.id === scenario.reference);

@@ -38,6 +38,11 @@ export interface Scenario {
    * batches) rather than from the rounds: for a target close to 1×, where the rounds' time apart matters.
    */
   readonly paired?: boolean;
+  /**
+   * False for a scenario whose heap is not measured: the forced GCs of the heap measurement crash V8 22's
+   * deoptimizer inside `@cedar-policy/cedar-wasm` 4.13 (the Cedar policy rows; docs/performance.md).
+   */
+  readonly heap?: false;
   /** Another scenario, measured earlier in the same run (another setting), it is also reported against. */
   readonly reference?: string;
   readonly call: () => Promise<unknown>;

@@ -11,8 +11,11 @@
 #   - the OpenTelemetry Collector of the two-tier pipeline (gateway and samplers), built with the Collector
 #     Builder from deploy/otelcol-builder.yaml by scripts/build-otelcol.sh into
 #     ${XDG_CACHE_HOME:-~/.cache}/toolhooks/otelcol-v0.161.0/otelcol (or $OTELCOL_BIN for the tests).
+#   - the OPA CLI (`opa`), built with `go install` from the Go module proxy into
+#     ${XDG_CACHE_HOME:-~/.cache}/toolhooks/opa-v1.22.4/opa (or $OPA_BIN for the tests): the policy tests run
+#     `opa run --server` and compile their Rego fixtures with `opa build -t wasm` at test time.
 # Does nothing for a program that is already there. `bash scripts/ci-install-tools.sh jaeger` builds only
-# Jaeger, `... otelcol` only the collector.
+# Jaeger, `... otelcol` only the collector, `... opa` only OPA.
 #
 # The Debian prometheus package would normally start a daemon on :9090 from its maintainer scripts.
 # In a container without systemd that either fails the install or leaves a stray process; on a VM with
@@ -119,18 +122,52 @@ build_otelcol() {
   bash "$(dirname "$0")/build-otelcol.sh"
 }
 
+# OPA: the newest v1.22 release the Go module proxy serves (`go list -m -versions
+# github.com/open-policy-agent/opa`). Its go.mod has no replace directive, so `go install pkg@version` works;
+# GOBIN puts the binary in the versioned cache directory.
+OPA_MODULE=github.com/open-policy-agent/opa
+OPA_VERSION=v1.22.4
+OPA_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/toolhooks/opa-$OPA_VERSION"
+
+build_opa() {
+  local bin="$OPA_DIR/opa"
+  if [ -x "$bin" ]; then
+    echo "ci-install-tools: OPA already built: $bin"
+    return 0
+  fi
+  if ! command -v go >/dev/null 2>&1; then
+    echo "ci-install-tools: need Go to build OPA $OPA_VERSION into $OPA_DIR;" \
+      "install it from https://go.dev/dl/ and run this script again" >&2
+    return 1
+  fi
+  local started=$SECONDS
+  echo "ci-install-tools: building OPA ($OPA_MODULE@$OPA_VERSION) into $OPA_DIR (minutes on 2 cores, once)"
+  # Install into a temporary directory and rename: an interrupted build never leaves a binary that looks
+  # finished.
+  local tmp="$OPA_DIR.partial"
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  GOBIN="$tmp" go install -trimpath "$OPA_MODULE@$OPA_VERSION"
+  mkdir -p "$OPA_DIR"
+  mv -f "$tmp/opa" "$bin"
+  rm -rf "$tmp"
+  echo "ci-install-tools: built $bin in $((SECONDS - started)) s ($("$bin" version | head -n 1))"
+}
+
 # `ci-install-tools.sh jaeger` builds only Jaeger, `otelcol` only the collector (no root needed for
 # either); no argument installs everything.
 case "${1:-all}" in
   jaeger) build_jaeger ;;
   otelcol) build_otelcol ;;
+  opa) build_opa ;;
   all)
     build_jaeger
     build_otelcol
+    build_opa
     install_debian_packages
     ;;
   *)
-    echo "usage: $0 [jaeger|otelcol]   (no argument: Jaeger, the collector, prometheus, promtool and docker-compose)" >&2
+    echo "usage: $0 [jaeger|otelcol|opa]   (no argument: Jaeger, the collector, OPA, prometheus, promtool and docker-compose)" >&2
     exit 2
     ;;
 esac

@@ -62,35 +62,38 @@ function issue<D extends HookDecision>(decision: D): D {
   return decision;
 }
 
-/** Whether a value is a decision made by the constructors below (nothing about it can change). @internal */
-export function isIssuedDecision(value: unknown): value is HookDecision {
-  return typeof value === 'object' && value !== null && issued.has(value);
-}
-
 /**
- * Telemetry attributes a hook attached to one of its decisions (see {@link withEventAttributes}):
- * values OpenTelemetry attributes can hold.
+ * Attributes a hook adds to its own `toolhooks.hook.decision` span event (a policy's engine and ids, a
+ * limit's count): values as OpenTelemetry attributes take them. Attached with {@link withDecisionAttributes}.
+ * @internal
  */
 export type DecisionAttributes = Readonly<Record<string, string | number | boolean | readonly string[]>>;
 
-const attached = new WeakMap<object, DecisionAttributes>();
+/** The attributes attached to decisions, kept beside them so that a decision stays a plain frozen object. */
+const attached = new WeakMap<HookDecision, DecisionAttributes>();
 
 /**
- * A copy of `decision` whose `toolhooks.hook.decision` span event and observer record
- * (`PhaseHookRecord.attributes`) carry `attributes` beside the runner's own, which win on a clash. For
- * toolhooks' own governance hooks (a limit hook's `toolhooks.limit.*`): the copy is frozen and counts as
- * issued, so the runner uses it as it is. Never put a value your telemetry must not hold here.
+ * A copy of a decision that carries `attributes` onto the deciding hook's `toolhooks.hook.decision` event
+ * and its observer record (`PhaseHookRecord.attributes`); the runner's own attributes win on a clash. The
+ * general way for a built-in governance hook (a policy's engine and ids, a limit's count) to say more about
+ * its decision on the trace; the copy is frozen and issued, so the runner uses it without re-reading.
+ * Never put a value your telemetry must not hold here.
  * @internal
  */
-export function withEventAttributes<D extends HookDecision>(decision: D, attributes: DecisionAttributes): D {
-  const copy = issue<HookDecision>(Object.freeze({ ...decision }) as HookDecision) as D;
-  attached.set(copy, Object.freeze({ ...attributes }));
+export function withDecisionAttributes<D extends HookDecision>(decision: D, attributes: DecisionAttributes): D {
+  const copy = Object.freeze({ ...decision }) as D;
+  attached.set(issue(copy), Object.freeze({ ...attributes }));
   return copy;
 }
 
-/** The attributes attached to `decision` by {@link withEventAttributes}, if any. @internal */
-export function eventAttributesOf(decision: HookDecision): DecisionAttributes | undefined {
+/** The attributes attached to a decision with {@link withDecisionAttributes}, if any. @internal */
+export function decisionAttributesOf(decision: HookDecision): DecisionAttributes | undefined {
   return attached.get(decision);
+}
+
+/** Whether a value is a decision made by the constructors below (nothing about it can change). @internal */
+export function isIssuedDecision(value: unknown): value is HookDecision {
+  return typeof value === 'object' && value !== null && issued.has(value);
 }
 
 /** What a hook decides about a tool call. */

@@ -138,6 +138,8 @@ export interface HookContext {
   readonly attempt: number;
   /** The tool call's id, when the caller knows it (e.g. the model's tool call id). */
   readonly callId?: string;
+  /** The agent the call belongs to (`agentName` of the flow, else of the runner), when known. */
+  readonly agentName?: string;
 }
 
 /** One invoked hook's part in a phase, as observers see it. */

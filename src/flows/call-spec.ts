@@ -121,6 +121,10 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
     return this.#spec.callId;
   }
 
+  get agentName(): string | undefined {
+    return this.#spec.agentName ?? this.#spec.core.agentName;
+  }
+
   get signal(): AbortSignal | undefined {
     return this.#spec.signal;
   }

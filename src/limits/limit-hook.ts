@@ -4,7 +4,7 @@
  * `costAfter` (and the cost of a call a person approved) is charged. See docs/limits.md.
  */
 import { trace } from '@opentelemetry/api';
-import { CONTINUE, abort, ask, skip, withEventAttributes } from '../decisions.js';
+import { CONTINUE, abort, ask, skip, withDecisionAttributes } from '../decisions.js';
 import type { DecisionAttributes, HookDecision } from '../decisions.js';
 import type { HookMode, ToolArgs, ToolHook } from '../hook.js';
 import { errorMessage, quoteValue } from '../internal/describe.js';
@@ -192,13 +192,13 @@ class Limiter<S> {
     const attributes = this.#attributes(used);
     switch (config.onExceeded) {
       case 'abort':
-        return withEventAttributes(abort(config.reason), attributes);
+        return withDecisionAttributes(abort(config.reason), attributes);
       case 'skip':
         if (!audit) this.#stopped.set(args, {});
-        return withEventAttributes(skip(config.reason, config.reason), attributes);
+        return withDecisionAttributes(skip(config.reason, config.reason), attributes);
       case 'ask':
         if (!audit) this.#stopped.set(args, { asked: { key, cost } });
-        return withEventAttributes(ask(config.reason), attributes);
+        return withDecisionAttributes(ask(config.reason), attributes);
     }
   }
 
@@ -207,7 +207,7 @@ class Limiter<S> {
    * observers count stopped calls only), so without one the shared CONTINUE is returned: no object per call.
    */
   #charged(used: number): HookDecision {
-    return trace.getActiveSpan()?.isRecording() === true ? withEventAttributes(CONTINUE, this.#attributes(used)) : CONTINUE;
+    return trace.getActiveSpan()?.isRecording() === true ? withDecisionAttributes(CONTINUE, this.#attributes(used)) : CONTINUE;
   }
 
   /** The limit's attributes on a decision event: never the key (usually a user or session id). */

@@ -33,6 +33,7 @@ import {
   ATTR_RETRIES,
   ATTR_REEXECUTIONS,
   ATTR_TOOL_EFFECTIVE_NAME,
+  ATTR_POLICY_IDS,
   EVENT_HOOK_DECISION,
   EVENT_HOOK_DECISION_SHADOWED,
   EVENT_HOOK_ERROR,
@@ -175,12 +176,14 @@ export class TreeSpanExporter implements SpanExporter {
         a[ATTR_REDIRECT_NEW_TOOL] === undefined ? '' : ` → ${show(a[ATTR_REDIRECT_NEW_TOOL])}`,
         a[ATTR_REDIRECT_ARG_KEYS] === undefined ? '' : ` args[${show((a[ATTR_REDIRECT_ARG_KEYS] as string[]).join(','))}]`,
       ].join('');
+      // A policy hook names the policies that decided (toolhooks/policy): `• policy: abort "…" [no-rm]`.
+      const ids = Array.isArray(a[ATTR_POLICY_IDS]) ? ` [${show((a[ATTR_POLICY_IDS] as unknown[]).join(', '))}]` : '';
       const ms = typeof a[ATTR_HOOK_DURATION_MS] === 'number' ? ` ${this.#dim(`(${a[ATTR_HOOK_DURATION_MS].toFixed(2)} ms)`)}` : '';
       if (a[ATTR_HOOK_MODE] === 'audit') {
         // What an audit hook would have done: recorded, never in effect.
-        return this.#dim(`◦ ${show(a[ATTR_HOOK_NAME])}: would ${show(a[ATTR_DECISION])}${target}${reason}${ms} [audit]`);
+        return this.#dim(`◦ ${show(a[ATTR_HOOK_NAME])}: would ${show(a[ATTR_DECISION])}${target}${reason}${ids}${ms} [audit]`);
       }
-      return `• ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_DECISION])}${target}${reason}${ms}`;
+      return `• ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_DECISION])}${target}${reason}${ids}${ms}`;
     }
     if (name === EVENT_HOOK_DECISION_SHADOWED) {
       return this.#dim(`~ ${show(a[ATTR_HOOK_NAME])}: ${show(a[ATTR_DECISION])}${reason} (shadowed by ${show(a[ATTR_DECISION_WINNER])})`);

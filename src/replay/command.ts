@@ -1,5 +1,5 @@
 /**
- * The `toolhooks` command line: `toolhooks replay [--json] [--fail-on-change] --hooks MODULE SOURCE`.
+ * The `toolhooks` command line: `toolhooks replay [--json] [--fail-on change|loosened] --hooks MODULE SOURCE`.
  * The whole output is built before anything is written, so a failure never leaves half a report.
  * @internal
  */
@@ -16,7 +16,7 @@ import { VERIFY_USAGE, runVerify } from '../receipts/verify-command.js';
 import { isUrlSource } from './source.js';
 import type { ReplayReport } from './types.js';
 
-/** Exit codes: nothing changed (or no --fail-on-change), something changed, bad input. */
+/** Exit codes: nothing to fail on (or no --fail-on), what --fail-on names happened, bad input. */
 const EXIT_OK = 0;
 const EXIT_CHANGED = 1;
 const EXIT_BAD_INPUT = 2;
@@ -28,22 +28,29 @@ interface CliIo {
   readonly stderr: (text: string) => void;
 }
 
-const USAGE = `Usage: toolhooks replay [--json] [--fail-on-change] [--max-bytes N] --hooks MODULE SOURCE
+/** What `--fail-on` can gate on: any changed decision, or a loosened one. */
+type FailOn = 'change' | 'loosened';
+
+const USAGE = `Usage: toolhooks replay [--json] [--fail-on change|loosened] [--max-bytes N] --hooks MODULE SOURCE
 
 Runs the hooks that MODULE default-exports (an array of hooks or a HookRunner) against the tool calls
 recorded in SOURCE (an OTLP/JSON file, one object per line, an http(s) URL, a Jaeger /api/v3/traces
-response, or - for standard input) and lists the calls whose decision changed. No tool is run.
+response, or - for standard input) and lists the calls whose decision changed, with a count per flip
+of the before_tool decision (abort→continue, continue→ask, ...). No tool is run.
 
   --hooks MODULE     the policy module, resolved from the current directory
   --json             print one JSON object instead of a table
-  --fail-on-change   exit 1 when any decision changed, 2 when no call could be replayed
+  --fail-on change   exit 1 when any decision changed, 2 when no call could be replayed
+  --fail-on loosened exit 1 when a call recorded as stopped (abort, skip, ask) would now continue
+                     or redirect, 2 when no call could be replayed
+  --fail-on-change   the same as --fail-on change
   --max-bytes N      read at most N bytes of SOURCE (suffix K, M or G for KiB, MiB, GiB);
                      default 256M
   -h, --help         show this help
   -V, --version      print the version
 
-Exit codes: 0 done, 1 changed (with --fail-on-change), 2 bad input or, with --fail-on-change,
-nothing replayable. See docs/replay.md.
+Exit codes: 0 done, 1 what --fail-on names happened, 2 bad input or, with --fail-on, nothing
+replayable. See docs/replay.md.
 `;
 
 /**
@@ -70,7 +77,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (command !== 'replay') {
     return fail(command === undefined ? 'missing command; try: toolhooks replay --help' : `unknown command "${command}"; try: toolhooks replay --help or toolhooks verify --help`);
   }
-  let values: { hooks?: string; json?: boolean; 'fail-on-change'?: boolean; 'max-bytes'?: string; help?: boolean; version?: boolean };
+  let values: { hooks?: string; json?: boolean; 'fail-on'?: string; 'fail-on-change'?: boolean; 'max-bytes'?: string; help?: boolean; version?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -80,6 +87,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       options: {
         hooks: { type: 'string' },
         json: { type: 'boolean' },
+        'fail-on': { type: 'string' },
         'fail-on-change': { type: 'boolean' },
         'max-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -105,7 +113,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (maxSourceBytes === null) {
     return fail(`replay: --max-bytes takes a number of bytes, optionally with K, M or G (such as 512M), got ${JSON.stringify(values['max-bytes'])}`);
   }
-  const failOnChange = values['fail-on-change'] === true;
+  const failOn = readFailOn(values['fail-on'], values['fail-on-change'] === true);
+  if (typeof failOn === 'string' && failOn.startsWith('replay:')) return fail(failOn);
   let output: string;
   let report: ReplayReport;
   try {
@@ -122,15 +131,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return fail(`replay failed: ${errorMessage(error)}`);
   }
   // A gate that checked nothing must not pass: no replayable call is bad input, not "no change".
-  if (failOnChange && report.replayed === 0) {
+  if (failOn !== undefined && report.replayed === 0) {
     const found =
       report.calls === 0
         ? 'no recorded tool calls (execute_tool spans)'
         : `${report.calls} recorded tool calls, none with captured arguments (record with capture: { args: true })`;
-    return fail(`replay: nothing to replay in ${positionals[0] as string}: ${found}; --fail-on-change needs traffic`);
+    return fail(`replay: nothing to replay in ${positionals[0] as string}: ${found}; --fail-on ${failOn} needs traffic`);
   }
   io.stdout(output);
-  return failOnChange && report.changed.length > 0 ? EXIT_CHANGED : EXIT_OK;
+  if (failOn === 'change') return report.changed.length > 0 ? EXIT_CHANGED : EXIT_OK;
+  if (failOn === 'loosened') return report.loosened > 0 ? EXIT_CHANGED : EXIT_OK;
+  return EXIT_OK;
+}
+
+/** `--fail-on`'s value (`--fail-on-change` is `--fail-on change`); a `replay: …` message when it is not one. */
+function readFailOn(value: string | undefined, onChange: boolean): FailOn | `replay: ${string}` | undefined {
+  if (value === undefined) return onChange ? 'change' : undefined;
+  if (value !== 'change' && value !== 'loosened') return `replay: --fail-on takes change or loosened, got ${JSON.stringify(value)}`;
+  if (onChange && value !== 'change') return 'replay: --fail-on-change is --fail-on change; give one --fail-on';
+  return value;
 }
 
 const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };

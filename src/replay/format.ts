@@ -96,6 +96,12 @@ export function formatReplayTable(report: ReplayReport): string {
       ),
     );
   }
+  const flips = Object.entries(report.flips);
+  if (flips.length > 0) {
+    lines.push('', 'Flips of the before_tool decision:', '');
+    lines.push(...table(['FLIP', 'CALLS'], flips.map(([flip, count]) => [flip, String(count)])).slice(1));
+    if (report.loosened > 0) lines.push('', `${report.loosened} loosened: recorded as stopped (abort, skip, ask), now continuing or redirected`);
+  }
   lines.push(
     '',
     `${report.calls} calls: ${report.replayed} replayed, ${report.notReplayable} not replayable (no captured arguments), ` +
@@ -122,6 +128,8 @@ export function formatReplayJson(report: ReplayReport): string {
     notReplayable: report.notReplayable,
     unchanged: report.unchanged,
     changed: report.changed,
+    flips: report.flips,
+    loosened: report.loosened,
     hookErrors: report.hookErrors,
   }))}\n`;
 }

@@ -6,6 +6,7 @@ import { errorMessage } from '../internal/describe.js';
 import { anything, count, duration, readOptions } from '../internal/validate.js';
 import { markerFlags } from './markers.js';
 import { recordedCalls, type RecordedCall } from './recorded-calls.js';
+import { countFlips } from './flips.js';
 import { ReplayRunner, type PhaseReplay } from './replay-runner.js';
 import { DEFAULT_MAX_SOURCE_BYTES, readSourceSpans } from './source.js';
 import type { RecordedDecision, ReplayChange, ReplayFlag, ReplayHookError, ReplayOptions, ReplayReport } from './types.js';
@@ -83,7 +84,7 @@ export async function replayCalls<S>(runner: ReplayRunner<S>, calls: readonly Re
     }
     if (!callChanged) unchanged += 1;
   }
-  return { calls: calls.length, replayed, notReplayable: calls.length - replayed, unchanged, changed, hookErrors };
+  return { calls: calls.length, replayed, notReplayable: calls.length - replayed, unchanged, changed, ...countFlips(changed), hookErrors };
 }
 
 /** A runner error other than an Abort (e.g. a recorded tool name the runner rejects) makes the call not replayable. */

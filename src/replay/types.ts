@@ -89,5 +89,15 @@ export interface ReplayReport {
   readonly notReplayable: number;
   readonly unchanged: number;
   readonly changed: readonly ReplayChange[];
+  /**
+   * How the before_tool decision moved, counted per flip class (`{ "abort→continue": 1, "continue→ask": 2 }`):
+   * the changes whose before_tool decision differs, in the order their classes first appear.
+   */
+  readonly flips: Readonly<Record<string, number>>;
+  /**
+   * How many replayed calls loosened: recorded as stopped in before_tool (abort, skip, ask — a denied call
+   * was asked) and now continuing or redirected. What `toolhooks replay --fail-on loosened` gates on.
+   */
+  readonly loosened: number;
   readonly hookErrors: readonly ReplayHookError[];
 }

@@ -15,6 +15,7 @@ interface SignalState {
 
 export class InvocationContext implements HookContext {
   declare readonly callId?: string;
+  declare readonly agentName?: string;
   // One slot instead of one field per piece of signal state: a context is made for every hook a phase
   // invokes, and most hooks never read the signal, so the cheap object is the common one.
   #state: SignalState | undefined = undefined;
@@ -25,8 +26,10 @@ export class InvocationContext implements HookContext {
     readonly attempt: number,
     callId: string | undefined,
     parent: AbortSignal | undefined,
+    agentName?: string,
   ) {
     if (callId !== undefined) this.callId = callId;
+    if (agentName !== undefined) this.agentName = agentName;
     this.#parent = parent;
   }
 

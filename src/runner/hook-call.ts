@@ -12,6 +12,8 @@ import type { ToolArgs } from '../hook.js';
 import type { Matched } from './phase-hooks.js';
 import type { PhaseRequest } from './phase-request.js';
 import type { Verdict } from './verdict.js';
+import { HookTimeoutError, InvalidHookDecisionError } from '../errors.js';
+import type { HookErrorKind } from '../hook.js';
 import { HookFailed, checkDecision } from './verdict.js';
 
 /** What calling one hook needs: the request, its matched hooks, and the arguments as hooks see them. */
@@ -27,7 +29,7 @@ export function invoke<S>(run: HookInput<S>, entry: HookEntry<S>): Verdict | Pro
   const matcherErrors = run.matched.matcherErrors;
   if (matcherErrors?.has(entry) === true) return new HookFailed('threw', matcherErrors.get(entry));
   const request = run.request;
-  const ctx = new InvocationContext(request.phase, request.attempt ?? 1, request.callId, request.signal);
+  const ctx = new InvocationContext(request.phase, request.attempt ?? 1, request.callId, request.signal, request.agentName);
   const settled = callUser(callHookMethod, run, entry, ctx, entry.timeoutMs, abortTimedOut);
   if (settled instanceof Promise) return settled.then((result) => verdictOf(result, entry.name, run));
   return verdictOf(settled, entry.name, run);
@@ -54,7 +56,20 @@ function abortTimedOut<S>(_run: HookInput<S>, entry: HookEntry<S>, ctx: Invocati
 }
 
 function verdictOf<S>(settled: Settled, hookName: string, run: HookInput<S>): Verdict {
-  if (!settled.ok) return new HookFailed(settled.kind, settled.error);
+  if (!settled.ok) return new HookFailed(failureKind(settled), settled.error);
   // The request carries the rules themselves (toolName, isRedirectTarget, checkSkip): no object per hook.
   return checkDecision(settled.value, hookName, run.request);
+}
+
+/**
+ * How a hook failed. A hook that throws one of the runner's own failure errors fails as that kind: a
+ * policy engine whose server timed out throws a HookTimeoutError (`timeout`), one whose result is
+ * malformed an InvalidHookDecisionError (`invalid_decision`), as if the runner had found it.
+ */
+function failureKind(settled: Extract<Settled, { ok: false }>): HookErrorKind {
+  if (settled.kind !== 'threw') return settled.kind;
+  const error = settled.error;
+  if (error instanceof InvalidHookDecisionError) return 'invalid_decision';
+  if (error instanceof HookTimeoutError) return 'timeout';
+  return 'threw';
 }

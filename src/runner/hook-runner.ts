@@ -138,6 +138,7 @@ export class HookRunner<S = unknown> {
         value,
         durationMs,
         callId: checked.callId,
+        agentName: this.#core.agentName,
         attempt: checked.attempt ?? 1,
         signal: checked.signal,
         isRedirectTarget: redirectTargetCheck(checked.knownTools),

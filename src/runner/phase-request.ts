@@ -22,6 +22,8 @@ export interface PhaseRequest {
   /** How long the tool ran (after_tool). */
   readonly durationMs?: number;
   readonly callId?: string | undefined;
+  /** The agent the call belongs to (the flow's `agentName`, else the runner's): the hooks' `ctx.agentName`. */
+  readonly agentName?: string | undefined;
   readonly attempt?: number;
   readonly signal?: AbortSignal | undefined;
   /** Whether a Redirect may name a tool; undefined accepts every target. */

@@ -5,7 +5,7 @@
  * @internal
  */
 import type { HookDecision } from '../decisions.js';
-import { eventAttributesOf } from '../decisions.js';
+import { decisionAttributesOf } from '../decisions.js';
 import type { HookFailure, HookMode, PhaseHookRecord, RecordedError, ShadowedDecision } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
 
@@ -16,7 +16,7 @@ export type OpenHookRecord = { -readonly [K in keyof PhaseHookRecord]: PhaseHook
 export function hookRecord(entry: { readonly name: string; readonly mode: HookMode }, decision: HookDecision | undefined, durationMs: number, capture: Capture): OpenHookRecord {
   const { name: hook, mode } = entry;
   if (decision === undefined) return { hook, decision: 'error', durationMs, mode };
-  const attributes = eventAttributesOf(decision);
+  const attributes = decisionAttributesOf(decision);
   if (decision.kind === 'continue') return attributes === undefined ? { hook, decision: 'continue', durationMs, mode } : { hook, decision: 'continue', durationMs, mode, attributes };
   const record: OpenHookRecord = { hook, decision: decision.kind, reason: capture.limit(decision.reason), durationMs, mode };
   if (attributes !== undefined) record.attributes = attributes;

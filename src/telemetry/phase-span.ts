@@ -5,7 +5,7 @@
  */
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
-import { eventAttributesOf } from '../decisions.js';
+import { decisionAttributesOf } from '../decisions.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase, RecordedError } from '../hook.js';
 import { attributeLengthLimit, eventCountLimit } from './span-limits.js';
 import { addSpanEvent, endSpan, setSpanAttributes, startSpan } from './span.js';
@@ -149,17 +149,15 @@ function recordAttributes({ capture, lengthLimit }: EventContext, event: PhaseSp
 }
 
 function decisionAttributes(capture: Capture, hook: RecordedHook, decision: HookDecision, durationMs: number, lengthLimit: number | undefined): Attributes {
+  // The hook's own attributes (withDecisionAttributes) go first, so that the runner's win on a clash.
   const attributes: Attributes = {
+    ...decisionAttributesOf(decision),
     [ATTR_HOOK_NAME]: hook.name,
     [ATTR_HOOK_INDEX]: hook.index,
     [ATTR_DECISION]: decision.kind,
     [ATTR_HOOK_DURATION_MS]: durationMs,
   };
   if (hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
-  const attached = eventAttributesOf(decision);
-  if (attached !== undefined) {
-    for (const name in attached) if (!(name in attributes)) attributes[name] = attached[name];
-  }
   if (decision.kind !== 'continue' && decision.reason !== '') {
     attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
   }

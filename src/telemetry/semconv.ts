@@ -201,3 +201,10 @@ export const ERROR_TYPE_TOOL_ERROR = 'tool_error';
 export const ATTR_RECEIPT_STREAM = 'toolhooks.receipt.stream';
 /** The `seq` of the call's outcome record in its stream, on the `execute_tool` span. */
 export const ATTR_RECEIPT_SEQ = 'toolhooks.receipt.seq';
+// Policies (toolhooks/policy: on the policy hook's `toolhooks.hook.decision` events; docs/policies.md)
+/** The engine that decided: `opa-wasm`, `opa-http`, `cedar`, or a custom engine's name. */
+export const ATTR_POLICY_ENGINE = 'toolhooks.policy.engine';
+/** The lowercase hex SHA-256 of the loaded policy (wasm bytes, bundle file or Cedar text), when known. */
+export const ATTR_POLICY_DIGEST = 'toolhooks.policy.digest';
+/** The ids of the determining policies or rules (string[]), when the engine names them. */
+export const ATTR_POLICY_IDS = 'toolhooks.policy.ids';

@@ -26,6 +26,7 @@ export const ENTRY_POINTS: readonly string[] = [
   'adapters/adk/index.ts',
   'limits/index.ts',
   'receipts/index.ts',
+  'policy/index.ts',
 ];
 
 const ALL = '*';

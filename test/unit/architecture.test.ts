@@ -26,6 +26,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   receipts: ['base', 'telemetry', 'runner', 'entry'],
   entry: ['base', 'telemetry', 'runner', 'flows'],
   limits: ['base', 'telemetry', 'runner', 'entry'],
+  policy: ['base', 'telemetry', 'runner', 'entry'],
 };
 
 /** The layer of a file under src/: the root's vocabulary and internal/ are the base; index.ts is the entry. */

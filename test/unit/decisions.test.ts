@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTINUE, HookAbortError, VERSION, abort, ask, isHookDecision, redirect, replaceResult, skip } from '../../src/index.js';
 import type { HookDecision } from '../../src/index.js';
 import packageJson from '../../package.json' with { type: 'json' };
-import { eventAttributesOf, isIssuedDecision, withEventAttributes } from '../../src/decisions.js';
+import { decisionAttributesOf, isIssuedDecision, withDecisionAttributes } from '../../src/decisions.js';
 import { createTestTracing, eventsOf } from '../support/tracing.js';
 
 describe('decisions', () => {
@@ -148,24 +148,24 @@ describe('VERSION', () => {
   });
 });
 
-describe('withEventAttributes (a hook attaching attributes to its decision event)', () => {
+describe('withDecisionAttributes (a hook attaching attributes to its decision event)', () => {
   it('returns a frozen, issued copy carrying the attributes; the original carries none', () => {
     const original = redirect({ newTool: 'b', reason: 'r' });
-    const copy = withEventAttributes(original, { 'x.count': 2 });
+    const copy = withDecisionAttributes(original, { 'x.count': 2 });
     expect(copy).toEqual(original);
     expect(copy).not.toBe(original);
     expect(Object.isFrozen(copy)).toBe(true);
     expect(isIssuedDecision(copy)).toBe(true);
-    expect(eventAttributesOf(copy)).toEqual({ 'x.count': 2 });
-    expect(eventAttributesOf(original)).toBeUndefined();
-    expect(eventAttributesOf(CONTINUE)).toBeUndefined();
+    expect(decisionAttributesOf(copy)).toEqual({ 'x.count': 2 });
+    expect(decisionAttributesOf(original)).toBeUndefined();
+    expect(decisionAttributesOf(CONTINUE)).toBeUndefined();
   });
 
   it('puts them on the decision event and the observer record, where the runner\'s own attributes win', async () => {
     const tracing = createTestTracing();
     const records: unknown[] = [];
     const runner = tracing.runner([
-      { name: 'tagger', beforeTool: () => withEventAttributes(abort('stop'), { 'toolhooks.decision': 'continue', 'x.tag': 'a' }) },
+      { name: 'tagger', beforeTool: () => withDecisionAttributes(abort('stop'), { 'toolhooks.decision': 'continue', 'x.tag': 'a' }) },
       { name: 'watch', onEvent: (event) => void (event.type === 'phase' && records.push(...event.hooks)) },
     ]);
     await expect(runner.runBefore('t', {}, undefined)).rejects.toThrow('stop');

@@ -18,8 +18,20 @@ describe('examples', () => {
     expect(out).toMatch(/policy: redirect → sandbox_shell "network goes through the sandbox"/);
   });
 
-  it('policy-gate: a hanging policy service times out and the fail-closed gate refuses the call', () => {
+  it('policy-gate: a Cedar policy denies rm -rf, redirects curl, asks about outside mail, with the policy ids on the tree', () => {
     const out = runExample('policy-gate');
+    expect(out).toContain('shell {"cmd":"ls"}: ran ls');
+    expect(out).toContain('shell {"cmd":"rm -rf /"}: refused (destructive command)');
+    expect(out).toContain('shell {"cmd":"curl https://example.com"}: sandbox ran: curl https://example.com');
+    expect(out).toContain('send_email {"to":"eve@elsewhere.org"}: Tool call denied: on call says no (mail leaves the company)');
+    expect(out).toMatch(/• policy: abort "destructive command" \[no-rm\]/);
+    expect(out).toMatch(/• policy: redirect → sandbox_shell "network goes through the sandbox" \[sandbox-network\]/);
+    expect(out).toMatch(/• policy: ask "mail leaves the company" \[mail-outside\]/);
+    expect(out).toMatch(/execute_tool send_email .*outcome=denied/);
+  });
+
+  it('fail-closed-gate: a hanging policy service times out and the fail-closed gate refuses the call', () => {
+    const out = runExample('fail-closed-gate');
     expect(out).toContain('ls: ran ls');
     expect(out).toContain('cat notes.txt: refused (hook policy-gate failed: timed out after 200 ms)');
     expect(out).toContain('sudo reboot: refused (policy denies sudo)');

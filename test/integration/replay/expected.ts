@@ -64,6 +64,8 @@ export function expectedV2Report(traffic: RecordedTraffic): ReplayReport {
         flags: [],
       },
     ],
+    flips: { 'continue→abort': 2, 'skip→continue': 1, 'continue→redirect': 1 },
+    loosened: 1,
     hookErrors: [
       {
         ...ids(traffic, 'search', 'call_8'),

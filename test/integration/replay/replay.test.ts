@@ -70,7 +70,7 @@ describe('replay()', () => {
 
   it('finds nothing changed when the recorded policy is replayed, given as a HookRunner', async () => {
     const report = await replay({ hooks: new HookRunner(policyV1), source: linesFile });
-    expect(report).toEqual({ calls: 9, replayed: 8, notReplayable: 1, unchanged: 8, changed: [], hookErrors: [] });
+    expect(report).toEqual({ calls: 9, replayed: 8, notReplayable: 1, unchanged: 8, changed: [], flips: {}, loosened: 0, hookErrors: [] });
   });
 
   it('rejects with a ReplayInputError naming the problem for an unreachable or failing URL', async () => {
@@ -177,7 +177,7 @@ describe('toolhooks replay (CLI)', () => {
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
       const found = file === 'no-traffic.json' ? 'no recorded tool calls \\(execute_tool spans\\)' : '9 recorded tool calls, none with captured arguments \\(record with capture: \\{ args: true \\}\\)';
-      expect(run.stderr).toMatch(new RegExp(`^toolhooks: replay: nothing to replay in ${file.replace('.', '\\.')}: ${found}; --fail-on-change needs traffic\n$`));
+      expect(run.stderr).toMatch(new RegExp(`^toolhooks: replay: nothing to replay in ${file.replace('.', '\\.')}: ${found}; --fail-on change needs traffic\n$`));
     }
     const run = await runToolhooks(['replay', '--json', '--hooks', 'policy-v2.mjs', 'no-capture.jsonl'], dir);
     expect(run.code).toBe(0);

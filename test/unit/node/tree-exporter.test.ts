@@ -41,6 +41,19 @@ describe('TreeSpanExporter', () => {
     ]);
   });
 
+  it('names the policies that decided, after the reason, for a policy hook (and its audit twin)', async () => {
+    tracing.reset();
+    const { policyHook } = await import('../../../src/policy/index.js');
+    const engine = { name: 'test', evaluate: () => ({ decision: 'deny' as const, reason: 'no', policies: ['no-rm', 'prod'] }) };
+    const hooks = new HookRunner({ tracer: tracing.tracer, hooks: [policyHook(engine, { name: 'shadow', mode: 'audit' }), policyHook(engine)] });
+    await executeTool({ hooks, toolName: 'shell', args: {}, execute: () => 1 }).catch(() => undefined);
+    const written: string[] = [];
+    new TreeSpanExporter({ write: (text) => void written.push(text) }).export(tracing.spans(), () => undefined);
+    const text = written.join('');
+    expect(text).toMatch(/◦ shadow: would abort "no" \[no-rm, prod\] \(\d+\.\d+ ms\) \[audit\]/);
+    expect(text).toMatch(/• policy: abort "no" \[no-rm, prod\] \(\d+\.\d+ ms\)/);
+  });
+
   it('prints spans whose root never arrives on flush, and nothing twice', async () => {
     tracing.reset();
     const parent = tracing.tracer.startSpan('remote-parent');

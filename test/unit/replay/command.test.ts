@@ -17,6 +17,16 @@ writeFileSync(
 );
 writeFileSync(join(dir, 'traffic.json'), otlpTraffic([{ tool: 'shell', args: { cmd: 'ls' }, callId: 'c1' }, { tool: 'search', args: { q: 'x' }, callId: 'c2' }]));
 writeFileSync(join(dir, 'empty.json'), otlpTraffic([]));
+// Recorded under an old policy that stopped shell and asked about mail: deny-shell keeps shell stopped
+// (abort→abort) and lets mail through (ask→continue, loosened); search went from continue to nothing new.
+writeFileSync(
+  join(dir, 'stopped.json'),
+  otlpTraffic([
+    { tool: 'shell', args: { cmd: 'rm' }, callId: 'c1', before: { decision: 'abort', hook: 'deny-shell' } },
+    { tool: 'send_email', args: { to: 'x' }, callId: 'c2', before: { decision: 'ask', hook: 'old-policy' } },
+    { tool: 'search', args: { q: 'x' }, callId: 'c3' },
+  ]),
+);
 
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -63,6 +73,30 @@ describe('runCli', () => {
     expect(table.stdout).toContain('shell');
     expect(table.stdout).toContain('deny-shell');
     expect((await run('replay', '--fail-on-change', '--hooks', 'deny-shell.mjs', 'traffic.json')).code).toBe(1);
+  });
+
+  it('--fail-on loosened exits 1 only when a call recorded as stopped would now run', async () => {
+    // traffic.json: shell went continue→abort (tightened): a change, not a loosening.
+    expect((await run('replay', '--fail-on', 'loosened', '--hooks', 'deny-shell.mjs', 'traffic.json')).code).toBe(0);
+    expect((await run('replay', '--fail-on', 'change', '--hooks', 'deny-shell.mjs', 'traffic.json')).code).toBe(1);
+    const loosened = await run('replay', '--fail-on', 'loosened', '--hooks', 'deny-shell.mjs', 'stopped.json');
+    expect(loosened.code).toBe(1);
+    expect(loosened.stdout).toContain('ask→continue  1');
+    expect(loosened.stdout).toContain('1 loosened');
+    const json = JSON.parse((await run('replay', '--json', '--hooks', 'deny-shell.mjs', 'stopped.json')).stdout) as { flips: unknown; loosened: number };
+    expect(json).toMatchObject({ flips: { 'ask→continue': 1 }, loosened: 1 });
+  });
+
+  it('--fail-on takes change or loosened, once', async () => {
+    const bad = await run('replay', '--fail-on', 'loose', '--hooks', 'deny-shell.mjs', 'traffic.json');
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toMatch(/--fail-on takes change or loosened, got "loose"/);
+    const both = await run('replay', '--fail-on', 'loosened', '--fail-on-change', '--hooks', 'deny-shell.mjs', 'traffic.json');
+    expect(both.stderr).toMatch(/--fail-on-change is --fail-on change; give one --fail-on/);
+    expect((await run('replay', '--fail-on', 'change', '--fail-on-change', '--hooks', 'deny-shell.mjs', 'traffic.json')).code).toBe(1);
+    const empty = await run('replay', '--fail-on', 'loosened', '--hooks', 'deny-shell.mjs', 'empty.json');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/--fail-on loosened needs traffic/);
   });
 
   it('--json prints the report as one JSON object', async () => {

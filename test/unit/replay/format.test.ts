@@ -20,6 +20,8 @@ const report: ReplayReport = {
       flags: ['redacted'],
     },
   ],
+  flips: { 'skip→abort': 1 },
+  loosened: 0,
   hookErrors: [],
 };
 
@@ -34,6 +36,10 @@ describe('formatReplayTable', () => {
         '',
         'FLAGS: the recorded values held redacted or truncated parts, which replay as the placeholders',
         '("[REDACTED]", "…[truncated N]"); the live call may decide otherwise.',
+        '',
+        'Flips of the before_tool decision:',
+        '',
+        'skip→abort  1',
         '',
         '3 calls: 2 replayed, 1 not replayable (no captured arguments), 1 unchanged, 1 changed',
         '',
@@ -59,8 +65,13 @@ describe('formatReplayTable', () => {
     expect(rows.at(-1)).toMatch(/^tool_2999 /);
   });
 
+  it('counts each flip class and says how many loosened', () => {
+    const table = formatReplayTable({ ...report, flips: { 'abort→continue': 2, 'continue→ask': 1 }, loosened: 2 });
+    expect(table).toContain(['Flips of the before_tool decision:', '', 'abort→continue  2', 'continue→ask    1', '', '2 loosened: recorded as stopped (abort, skip, ask), now continuing or redirected'].join('\n'));
+  });
+
   it('says so when nothing changed', () => {
-    expect(formatReplayTable({ ...report, unchanged: 2, changed: [] })).toBe(
+    expect(formatReplayTable({ ...report, unchanged: 2, changed: [], flips: {} })).toBe(
       'No decision changed.\n\n3 calls: 2 replayed, 1 not replayable (no captured arguments), 2 unchanged, 0 changed\n',
     );
   });

@@ -27,7 +27,7 @@ const gate = (deny: RegExp): ToolHook => ({ name: 'gate', beforeTool: (_tool, ar
 describe('replay', () => {
   it('replays only calls whose arguments were captured, and finds nothing changed under the recorded policy', async () => {
     const report = await replay({ hooks: [gate(/rm/)], source });
-    expect(report).toEqual({ calls: 3, replayed: 2, notReplayable: 1, unchanged: 2, changed: [], hookErrors: [] });
+    expect(report).toEqual({ calls: 3, replayed: 2, notReplayable: 1, unchanged: 2, changed: [], flips: {}, loosened: 0, hookErrors: [] });
   });
 
   it('lists each call whose decision changed, with both decisions and the hook', async () => {

@@ -9,6 +9,21 @@ describe('InvocationContext', () => {
     expect('callId' in new InvocationContext('after_tool', 1, undefined, undefined)).toBe(false);
   });
 
+  it("carries the agent's name when known, and no agentName otherwise", () => {
+    expect(new InvocationContext('before_tool', 1, undefined, undefined, 'ops-bot').agentName).toBe('ops-bot');
+    expect('agentName' in new InvocationContext('before_tool', 1, undefined, undefined)).toBe(false);
+  });
+
+  it("reaches hooks from the flow's agentName, else the runner's, also through the run methods", async () => {
+    const { HookRunner, executeTool } = await import('../../../src/index.js');
+    const seen: (string | undefined)[] = [];
+    const runner = new HookRunner({ hooks: [{ beforeTool: (_tool, _args, _state, ctx) => void seen.push(ctx.agentName) }], agentName: 'runner-agent' });
+    await executeTool({ hooks: runner, toolName: 't', args: {}, execute: () => 1 });
+    await executeTool({ hooks: runner, toolName: 't', args: {}, agentName: 'flow-agent', execute: () => 1 });
+    await runner.runBefore('t', {}, undefined);
+    expect(seen).toEqual(['runner-agent', 'flow-agent', 'runner-agent']);
+  });
+
   it('gives the same signal on every read, not aborted until the runner aborts it', () => {
     const ctx = new InvocationContext('before_tool', 1, undefined, undefined);
     const signal = ctx.signal;

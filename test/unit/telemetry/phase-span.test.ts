@@ -4,7 +4,7 @@
  */
 import type { Span, Tracer } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CONTINUE, abort, redirect, skip } from '../../../src/decisions.js';
+import { CONTINUE, abort, decisionAttributesOf, redirect, skip, withDecisionAttributes } from '../../../src/decisions.js';
 import { resolveCapture } from '../../../src/telemetry/capture/options.js';
 import { endPhaseSpan, recordEvent, startPhaseSpan } from '../../../src/telemetry/phase-span.js';
 import {
@@ -98,6 +98,18 @@ describe('recordEvent', () => {
     });
     expect(event?.attributes).not.toHaveProperty(ATTR_REDIRECT_ARGS);
     expect(event?.attributes).not.toHaveProperty(ATTR_HOOK_MODE);
+  });
+
+  it("adds a hook's own decision attributes (withDecisionAttributes), the runner's winning on a clash", () => {
+    const span = phaseSpan();
+    const decision = withDecisionAttributes(abort('no'), { 'toolhooks.policy.engine': 'cedar', [ATTR_HOOK_NAME]: 'forged', [ATTR_DECISION]: 'continue' });
+    expect(Object.isFrozen(decision)).toBe(true);
+    expect(decision).toEqual({ kind: 'abort', reason: 'no' });
+    recordEvent(span, off, { type: 'decision', hook, decision, durationMs: 1 });
+    endPhaseSpan(span, summary);
+    const [event] = eventsOf(tracing.onlySpan(SPAN_BEFORE_TOOL), EVENT_HOOK_DECISION);
+    expect(event?.attributes).toMatchObject({ 'toolhooks.policy.engine': 'cedar', [ATTR_HOOK_NAME]: 'policy', [ATTR_DECISION]: 'abort' });
+    expect(decisionAttributesOf(abort('no'))).toBeUndefined();
   });
 
   it('records redirect argument values only when args are captured, redacted', () => {

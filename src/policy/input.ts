@@ -1,0 +1,113 @@
+/**
+ * The document a policy engine evaluates, built with the bounded JSON writer capture uses: one walk
+ * that survives cycles, getters that throw, 100k-key objects and 50 MB strings, and leaves marks
+ * (`…[truncated N]`, `[N more keys]`) where it cut. The engine sees plain, bounded JSON data.
+ * @internal
+ */
+import { isProxy } from 'node:util/types';
+import type { HookContext, ToolArgs } from '../hook.js';
+import { serializeBounded } from '../telemetry/capture/bounded-json.js';
+import type { PolicyInput } from './types.js';
+
+/** The longest input document, in characters of JSON (docs/policies.md, "The input document"). */
+export const MAX_INPUT_CHARS = 262_144;
+/** The longest string in it: a longer one is cut and marked. */
+const MAX_INPUT_STRING = 16_384;
+
+/** Nothing is redacted: the document goes to the app's own policy, not to telemetry. */
+function redactsNothing(): boolean {
+  return false;
+}
+
+/** What one evaluation is about, before it is bounded. */
+interface InputParts {
+  readonly phase: 'before_tool' | 'after_tool';
+  readonly tool: string;
+  readonly args: ToolArgs;
+  readonly ctx: HookContext;
+  /** after_tool: the tool's result (`hasResult` says whether there is one, as `undefined` is a result too). */
+  readonly result?: unknown;
+  readonly hasResult: boolean;
+  readonly context: Record<string, unknown> | undefined;
+}
+
+/** The bounded input document of one evaluation, as JSON text (what {@link parseInput} makes an object of). */
+export function policyInputJson(parts: InputParts): string {
+  // The small fields first: when the budget runs out, it is the arguments or the result that are cut.
+  const doc: Record<string, unknown> = { phase: parts.phase, tool: parts.tool };
+  const { callId, agentName } = parts.ctx;
+  if (callId !== undefined) doc.callId = callId;
+  if (agentName !== undefined) doc.agent = agentName;
+  doc.context = parts.context ?? {};
+  doc.args = parts.args;
+  if (parts.hasResult) doc.result = parts.result;
+  return plainJson(doc) ?? serializeBounded(doc, MAX_INPUT_CHARS, MAX_INPUT_STRING, redactsNothing);
+}
+
+/** The most values, and string characters, a document may hold for the native fast path. */
+const FAST_MAX_NODES = 512;
+const FAST_MAX_CHARS = 32_768;
+/** As deep as the bounded writer goes before it summarises. */
+const FAST_MAX_DEPTH = 12;
+
+/**
+ * `JSON.stringify(doc)` when that is exactly what the bounded writer would write and well within its
+ * bounds: small plain data (plain objects and arrays of strings, finite numbers, booleans and null, read
+ * through data properties only: no getter, no Proxy, no `toJSON`, no string past the string limit).
+ * Undefined otherwise, and the bounded writer does the work. The common call's arguments take this path.
+ */
+function plainJson(doc: Record<string, unknown>): string | undefined {
+  const budget = { nodes: FAST_MAX_NODES, chars: FAST_MAX_CHARS };
+  if (!isPlainData(doc, 0, budget)) return undefined;
+  try {
+    return JSON.stringify(doc);
+  } catch {
+    return undefined; // a cycle within the depth bound
+  }
+}
+
+function isPlainData(value: unknown, depth: number, budget: { nodes: number; chars: number }): boolean {
+  if ((budget.nodes -= 1) < 0) return false;
+  switch (typeof value) {
+    case 'string':
+      return value.length <= MAX_INPUT_STRING && (budget.chars -= value.length) >= 0;
+    case 'number':
+      return Number.isFinite(value);
+    case 'boolean':
+    case 'undefined':
+      return true;
+    case 'object':
+      return value === null || (depth < FAST_MAX_DEPTH && isPlainContainer(value, depth, budget));
+    default:
+      return false;
+  }
+}
+
+function isPlainContainer(value: object, depth: number, budget: { nodes: number; chars: number }): boolean {
+  if (isProxy(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  const array = Array.isArray(value);
+  if (array ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) return false;
+  // JSON writes every slot of an array, holes included: its length counts, not its keys.
+  if (array && (budget.nodes -= (value as unknown[]).length) < 0) return false;
+  for (const key of Object.keys(value)) {
+    if (key === 'toJSON') return false;
+    if ((budget.chars -= key.length) < 0) return false;
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor === undefined || !('value' in descriptor)) return false;
+    if (!isPlainData(descriptor.value, depth + 1, budget)) return false;
+  }
+  return true;
+}
+
+/** The document as an object. A document cut short keeps its shape: args and context stay objects, whatever the writer left. */
+export function parseInput(json: string): PolicyInput {
+  const input = JSON.parse(json) as Record<string, unknown>;
+  if (!isRecord(input.args)) input.args = {};
+  if (!isRecord(input.context)) input.context = {};
+  return input as unknown as PolicyInput;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
