@@ -151,7 +151,7 @@ beforeAll(() => {
   );
 }, 600_000);
 
-afterAll(() => packed?.remove());
+afterAll(() => packed?.remove(), 300_000); // the frameworks make the app large to delete on a busy disk
 
 describe('the docs, against the packed package', () => {
   it('mark the README first screen runnable, and every runnable snippet has expectations (and the reverse)', () => {
