@@ -5,6 +5,8 @@
  * Markers (an HTML comment on the line right before a ```ts fence):
  * - `<!-- runnable: NAME -->` — a whole program: it is type-checked, run as written against the packed
  *   package, and what it prints is checked (the expectations live in test/system/package/snippets.test.ts);
+ *   before a ```js fence, a CommonJS program run with node in a project made with `npm init -y`, with the
+ *   packages of the ```sh `npm install toolhooks …` block right before it installed;
  * - `<!-- fragment -->` — a piece of a larger program (it uses names defined elsewhere): not checked alone;
  * - `<!-- clone -->` (before a ```sh fence) — commands for a clone of the repository (`npm run demo`,
  *   `npm test`). Every other ```sh block of the README is for a project that installed the package: its

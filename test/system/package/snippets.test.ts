@@ -3,6 +3,9 @@
  * project:
  * - every ```ts block marked `<!-- runnable: NAME -->` runs as written (with tsx, as `NAME.mts`) and
  *   prints what the expectations below say — the README's first screen prints a trace tree;
+ * - every ```js block marked `<!-- runnable: NAME -->` (the adapter pages' snippets) runs as written with
+ *   node, as `NAME.js` in a project made with `npm init -y` (CommonJS: a top-level `await` fails), with
+ *   the packages of the install line right before it installed at the repository's own versions;
  * - every ```ts block not marked `<!-- fragment -->` compiles with `tsc --strict` against the
  *   package's own types;
  * - the shipped examples run from the installed package, and its source maps point at nothing missing.
@@ -15,15 +18,40 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeBlock } from '../../support/markdown.js';
 import { codeBlocks, documentationFiles } from '../../support/markdown.js';
 import type { PackedApp } from '../../support/packed-app.js';
-import { packAndInstall, repoRoot } from '../../support/packed-app.js';
+import { packAndInstall, pinnedDevDependencies, repoRoot, run } from '../../support/packed-app.js';
 
 const tsx = join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
 const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
 
-const tsBlocks = documentationFiles(repoRoot)
-  .flatMap((file) => codeBlocks(repoRoot, file))
-  .filter((block) => block.lang === 'ts');
-const runnable = tsBlocks.filter((block) => block.marker?.kind === 'runnable');
+const docBlocks = documentationFiles(repoRoot).flatMap((file) => codeBlocks(repoRoot, file));
+const tsBlocks = docBlocks.filter((block) => block.lang === 'ts');
+/** CommonJS snippets, run with node as a user of a default `npm init -y` project would. */
+const jsRunnable = docBlocks.filter((block) => block.lang === 'js' && block.marker?.kind === 'runnable');
+const runnable = [...tsBlocks.filter((block) => block.marker?.kind === 'runnable'), ...jsRunnable];
+
+/** The packages the install line right before a CommonJS snippet names (`npm install toolhooks …`), toolhooks aside. */
+function installLine(block: CodeBlock): string[] {
+  const before = docBlocks[docBlocks.indexOf(block) - 1];
+  const command = before?.file === block.file && before.lang === 'sh' ? /^npm install toolhooks ([^#\n]+)/.exec(before.code) : null;
+  if (command === null) throw new Error(`${block.file}:${block.line}: no \`npm install toolhooks …\` block right before the snippet`);
+  return (command[1] ?? '').trim().split(/\s+/);
+}
+/** What the CommonJS snippets' install lines name, but the OpenTelemetry SDK every packed app has. */
+const frameworks = [...new Set(jsRunnable.flatMap(installLine))].filter((name) => name !== '@opentelemetry/sdk-node').sort();
+
+/** The lines of one adapter snippet: its own two results, and one trace tree per call (completed, then aborted). */
+function adapterRun(toolName: string, results: readonly [string, string]): (stdout: string) => void {
+  return (out) => {
+    expect(out.startsWith(`${results[0]}\n${results[1]}\n`), out).toBe(true);
+    expect(out).toMatch(new RegExp(`^execute_tool ${toolName} {2}\\d+\\.\\d ms {2}(id=\\S+ {2})?outcome=completed$`, 'm'));
+    expect(out).toMatch(/^├─ toolhooks\.before_tool {2}\d+\.\d ms {2}decision=continue$/m);
+    expect(out).toMatch(/^└─ toolhooks\.execute {2}\d+\.\d ms {2}attempt=1$/m);
+    expect(out).toMatch(new RegExp(`^execute_tool ${toolName} {2}\\d+\\.\\d ms {2}(id=\\S+ {2})?outcome=aborted {2}error\\.type=HookAbortError {2}"destructive command"$`, 'm'));
+    expect(out).toMatch(/^└─ toolhooks\.before_tool {2}\d+\.\d ms {2}decision=abort by policy$/m);
+    expect(out.match(/^execute_tool /gm)).toHaveLength(2);
+  };
+}
+const STOPPED = 'policy stopped it: destructive command';
 const compiled = tsBlocks.filter((block) => block.marker?.kind !== 'fragment');
 
 /** What each runnable snippet must print on stdout (it must also exit 0 and write nothing on stderr). */
@@ -54,6 +82,13 @@ const EXPECTED: Record<string, (stdout: string) => void> = {
   'literal-decisions': (out) => {
     expect(out).toBe('["cached",true]\n');
   },
+  'adapter-ai': adapterRun('shell', ['ran ls', STOPPED]),
+  'adapter-openai-agents': adapterRun('shell', ['ran ls', STOPPED]),
+  'adapter-mastra': adapterRun('shell', ['ran ls', STOPPED]),
+  'adapter-mcp': adapterRun('mcp__ops__shell', ['ran ls', STOPPED]),
+  'adapter-langchain': adapterRun('shell', ['ran ls', STOPPED]),
+  'adapter-claude': adapterRun('Bash', ['ls: {}', 'rm -rf /: deny, destructive command']),
+  'adapter-adk': adapterRun('shell', ['call_1: {"result":"ran ls"}', 'call_2: {"error":"This tool call was aborted by policy. Reason: destructive command"}']),
 };
 
 /** The environment of a snippet run: the test's own OTEL_* settings must not change what it prints. */
@@ -68,16 +103,28 @@ function runTsx(file: string, cwd: string): { status: number | null; stdout: str
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+function runNode(file: string, cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [file], { cwd, encoding: 'utf8', env: snippetEnv(), timeout: 120_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
 function snippetName(block: CodeBlock): string {
   if (block.marker?.kind === 'runnable') return block.marker.name;
   return `${block.file.replace(/[/.]/g, '_')}_L${block.line}`;
 }
 
 let packed: PackedApp;
+/** The project `npm init -y` made, inside the packed app (it resolves the app's node_modules). */
+let commonjsApp: string;
 const sources = new Map<string, CodeBlock>();
 
 beforeAll(() => {
-  packed = packAndInstall('toolhooks-snippets-');
+  // The frameworks of the adapter snippets, in the same npm command as the tarball.
+  packed = packAndInstall('toolhooks-snippets-', pinnedDevDependencies(frameworks));
+  commonjsApp = join(packed.app, 'commonjs-app');
+  mkdirSync(commonjsApp, { recursive: true });
+  run('npm', ['init', '-y'], commonjsApp);
+  for (const block of jsRunnable) writeFileSync(join(commonjsApp, `${snippetName(block)}.js`), block.code);
   const dir = join(packed.app, 'snippets');
   mkdirSync(dir, { recursive: true });
   for (const block of compiled) {
@@ -102,9 +149,9 @@ beforeAll(() => {
       include: ['snippets/*.mts'],
     }),
   );
-}, 300_000);
+}, 600_000);
 
-afterAll(() => packed?.remove());
+afterAll(() => packed?.remove(), 300_000); // the frameworks make the app large to delete on a busy disk
 
 describe('the docs, against the packed package', () => {
   it('mark the README first screen runnable, and every runnable snippet has expectations (and the reverse)', () => {
@@ -114,7 +161,33 @@ describe('the docs, against the packed package', () => {
     expect(runnable.find((block) => block.file === 'README.md')?.marker).toEqual({ kind: 'runnable', name: 'first-screen' });
   });
 
-  it.each(runnable.map((block) => [snippetName(block), block] as const))('runnable snippet %s runs as written', (name, block) => {
+  it('start each adapter page with its install line and a CommonJS snippet (no top-level await), whose packages the repository tests', () => {
+    const adapterPages = docBlocks.filter((block) => block.file === 'docs/adapters.md');
+    expect(jsRunnable.filter((block) => block.file === 'docs/adapters.md')).toHaveLength(7);
+    for (const block of jsRunnable) {
+      expect(block.code, `${block.file}:${block.line}`).not.toMatch(/^(await |for await |const \w+ = await )/m);
+      expect(block.code, `${block.file}:${block.line}`).not.toMatch(/^import /m);
+      installLine(block);
+    }
+    expect(adapterPages.length).toBeGreaterThan(jsRunnable.length);
+    expect(frameworks).toEqual(expect.arrayContaining(['ai', '@openai/agents', '@mastra/core', '@modelcontextprotocol/sdk', 'langchain', '@langchain/core', '@anthropic-ai/claude-agent-sdk', '@google/adk']));
+    // What `npm init -y` makes is a CommonJS project (npm 10+ says so; older ones leave "type" out).
+    const manifest = JSON.parse(readFileSync(join(commonjsApp, 'package.json'), 'utf8')) as { type?: string };
+    expect(manifest.type ?? 'commonjs').toBe('commonjs');
+  });
+
+  it.each(jsRunnable.map((block) => [snippetName(block), block] as const))(
+    'CommonJS snippet %s runs as written with node in an `npm init -y` project',
+    (name, block) => {
+      const { status, stdout, stderr } = runNode(`${name}.js`, commonjsApp);
+      expect(stderr, `${block.file}:${block.line} wrote on stderr`).toBe('');
+      expect(status, `${block.file}:${block.line} exited with ${String(status)}`).toBe(0);
+      EXPECTED[name]?.(stdout);
+    },
+    120_000,
+  );
+
+  it.each(runnable.filter((block) => block.lang === 'ts').map((block) => [snippetName(block), block] as const))('runnable snippet %s runs as written', (name, block) => {
     const { status, stdout, stderr } = runTsx(join('snippets', `${name}.mts`), packed.app);
     expect(stderr, `${block.file}:${block.line} wrote on stderr`).toBe('');
     expect(status, `${block.file}:${block.line} exited with ${String(status)}`).toBe(0);
