@@ -15,7 +15,16 @@ import { errorMessage } from '../internal/describe.js';
 import { anything, count, func, object, oneOf, readOptions, string } from '../internal/validate.js';
 import { READS_EVENT_FACTS, eventFacts } from '../runner/event-facts.js';
 import { callObserver, callSync } from '../runner/guard.js';
-import { ATTR_LIMIT_LIMIT, ATTR_LIMIT_USED, ATTR_LIMIT_WINDOW_MS, ATTR_RECEIPT_SEQ, ATTR_RECEIPT_STREAM } from '../telemetry/semconv.js';
+import {
+  ATTR_LIMIT_LIMIT,
+  ATTR_LIMIT_USED,
+  ATTR_LIMIT_WINDOW_MS,
+  ATTR_POLICY_DIGEST,
+  ATTR_POLICY_ENGINE,
+  ATTR_POLICY_IDS,
+  ATTR_RECEIPT_SEQ,
+  ATTR_RECEIPT_STREAM,
+} from '../telemetry/semconv.js';
 import { activeSpanContext, setSpanAttributes } from '../telemetry/span.js';
 import { report, warnVisibly } from '../telemetry/warn-once.js';
 import { GENESIS, RECEIPT_VERSION, argsDigest, chainHash, keyId, signHead } from './chain.js';
@@ -175,6 +184,8 @@ class ReceiptRecorder implements ReceiptHook {
       if (reason !== undefined) fields.reason = reason;
       const limit = limitOf(record.attributes);
       if (limit !== undefined) fields.limit = limit;
+      const policy = policyOf(record.attributes);
+      if (policy !== undefined) fields.policy = policy;
       this.#append(fields, ids, digest);
     }
   }
@@ -222,6 +233,12 @@ class ReceiptRecorder implements ReceiptHook {
     const effective = optional(fields.effective);
     const reason = optional(fields.reason);
     const { phase, decision, mode, approval, outcome } = fields;
+    // Nested members in RFC 8785 order too (both are rare: a limit's or a policy's decision records).
+    const limit = fields.limit === undefined ? undefined : { limit: fields.limit.limit, used: fields.limit.used, window_ms: fields.limit.window_ms };
+    const policy =
+      fields.policy === undefined
+        ? undefined
+        : { digest: optional(fields.policy.digest), engine: wellFormed(fields.policy.engine), ids: fields.policy.ids?.map((id) => wellFormed(id)) };
     const canonical = {
       approval,
       args_digest: digest,
@@ -229,9 +246,11 @@ class ReceiptRecorder implements ReceiptHook {
       decision,
       effective,
       hook,
+      limit,
       mode,
       outcome,
       phase,
+      policy,
       prev,
       reason,
       seq,
@@ -262,6 +281,8 @@ class ReceiptRecorder implements ReceiptHook {
       reason,
       approval,
       outcome,
+      policy,
+      limit,
       args_digest: digest,
       hash,
     };
@@ -353,4 +374,17 @@ function limitOf(attributes: PhaseHookRecord['attributes']): ReceiptRecord['limi
   if (typeof used !== 'number' || typeof limit !== 'number') return undefined;
   const windowMs = attributes?.[ATTR_LIMIT_WINDOW_MS];
   return typeof windowMs === 'number' ? { used, limit, window_ms: windowMs } : { used, limit };
+}
+
+/** What a policy hook recorded on its decision (its `toolhooks.policy.*` attributes), as a receipt carries it. */
+function policyOf(attributes: PhaseHookRecord['attributes']): ReceiptRecord['policy'] {
+  const engine = attributes?.[ATTR_POLICY_ENGINE];
+  if (typeof engine !== 'string') return undefined;
+  const digest = attributes?.[ATTR_POLICY_DIGEST];
+  const ids = attributes?.[ATTR_POLICY_IDS];
+  return {
+    engine,
+    ...(typeof digest === 'string' ? { digest } : {}),
+    ...(Array.isArray(ids) ? { ids: ids.filter((id): id is string => typeof id === 'string') } : {}),
+  };
 }

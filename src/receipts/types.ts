@@ -143,6 +143,8 @@ export interface ReceiptRecord {
   readonly approval?: ApprovalOutcome;
   /** Outcome records: how the call ended. */
   readonly outcome?: Outcome;
+  /** Decision records of a policy hook (`toolhooks/policy`): the engine, the loaded policy's digest, the determining policies. */
+  readonly policy?: { readonly engine: string; readonly digest?: string; readonly ids?: readonly string[] };
   /** Decision records of a limit hook (`toolhooks/limits`): the count after the call, the limit, the window. */
   readonly limit?: { readonly used: number; readonly limit: number; readonly window_ms?: number };
   /** `sha256:<hex>` or `hmac-sha256:<hex>` of the RFC 8785 canonical JSON of the arguments. */

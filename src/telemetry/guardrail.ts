@@ -6,10 +6,15 @@
  * @internal
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { DecisionKind } from '../decisions.js';
+import type { DecisionAttributes, DecisionKind } from '../decisions.js';
 import type { Phase } from '../hook.js';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GUARDRAIL_POLICY_ID,
+  ATTR_GUARDRAIL_POLICY_RULE_ID,
+  ATTR_POLICY_DIGEST,
+  ATTR_POLICY_ENGINE,
+  ATTR_POLICY_IDS,
   ATTR_GUARDRAIL_ACTION_TYPE,
   ATTR_GUARDRAIL_COMPONENT_NAME,
   ATTR_GUARDRAIL_TARGET_ID,
@@ -71,6 +76,21 @@ export function guardrailEventAttributes(event: VerdictEvent): Attributes {
         ? { [ATTR_GUARDRAIL_VERDICT_TYPE]: 'warn', [ATTR_GUARDRAIL_ACTION_TYPE]: 'audit' }
         : { [ATTR_GUARDRAIL_VERDICT_TYPE]: event.hook.failureMode === 'closed' ? 'deny' : 'warn' };
   }
+}
+
+/**
+ * The draft's policy attributes of a policy hook's decision (from the attributes `toolhooks/policy` attached
+ * to it): the loaded policy's identity — its digest, else the engine's name — and the determining rules
+ * (several joined with `,`). Empty for any other hook.
+ */
+export function guardrailPolicyAttributes(attached: DecisionAttributes | undefined): Attributes {
+  const engine = attached?.[ATTR_POLICY_ENGINE];
+  if (typeof engine !== 'string') return {};
+  const digest = attached?.[ATTR_POLICY_DIGEST];
+  const ids = attached?.[ATTR_POLICY_IDS];
+  const attributes: Attributes = { [ATTR_GUARDRAIL_POLICY_ID]: typeof digest === 'string' ? digest : engine };
+  if (Array.isArray(ids) && ids.length > 0) attributes[ATTR_GUARDRAIL_POLICY_RULE_ID] = ids.join(',');
+  return attributes;
 }
 
 /** What the draft's phase attributes are made of. */

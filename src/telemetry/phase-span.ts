@@ -45,7 +45,7 @@ import {
 import type { Capture } from './capture/options.js';
 import type { Recording } from './decision-records.js';
 import { DEFAULT_RECORDING } from './decision-records.js';
-import { guardrailEventAttributes, guardrailPhaseAttributes } from './guardrail.js';
+import { guardrailEventAttributes, guardrailPhaseAttributes, guardrailPolicyAttributes } from './guardrail.js';
 
 /** How many `newArgs` key names a decision event lists. */
 const MAX_ARG_KEYS = 64;
@@ -125,7 +125,10 @@ function eventContext(span: Span, capture: Capture, recording: Recording): Event
 
 function eventAttributes(context: EventContext, event: PhaseSpanEvent): Attributes {
   const attributes = recordAttributes(context, event);
-  if (context.guardrail) Object.assign(attributes, guardrailEventAttributes(event));
+  if (context.guardrail) {
+    Object.assign(attributes, guardrailEventAttributes(event));
+    if (event.type === 'decision') Object.assign(attributes, guardrailPolicyAttributes(decisionAttributesOf(event.decision)));
+  }
   return attributes;
 }
 

@@ -2,7 +2,9 @@ import { createHash, createHmac, generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HookRunner, abort, ask, executeTool, redirect, skip } from '../../../src/index.js';
+import { CONTINUE, HookRunner, abort, ask, executeTool, redirect, skip } from '../../../src/index.js';
+import { withDecisionAttributes } from '../../../src/decisions.js';
+import { limitHook } from '../../../src/limits/index.js';
 import type { ToolHook } from '../../../src/index.js';
 import { receiptHook, verifyReceipts } from '../../../src/receipts/index.js';
 import { canonicalJson } from '../../../src/receipts/canonical-json.js';
@@ -163,6 +165,23 @@ describe('receiptHook: what it records', () => {
       await executeTool({ hooks: runner, toolName: 't', args: {}, execute: () => 1 });
     }
     expect(sink.records().map((r) => r.time)).toContain('2025-01-01T00:00:00.000Z');
+    expect((await verified(sink)).ok).toBe(true);
+  });
+
+  it("carries a limit hook's count and a policy hook's engine, digest and rules on their decision records", async () => {
+    const sink = memorySink();
+    const receipts = receiptHook({ sink });
+    const policy: ToolHook = {
+      name: 'opa',
+      beforeTool: () => withDecisionAttributes(CONTINUE, { 'toolhooks.policy.engine': 'cedar', 'toolhooks.policy.digest': 'ab12', 'toolhooks.policy.ids': ['allow-read'] }),
+    };
+    const runner = tracing.runner([policy, limitHook({ name: 'twice', limit: 2, windowMs: 60_000 }), receipts]);
+    await executeTool({ hooks: runner, toolName: 't', args: {}, execute: () => 1 });
+    await receipts.close();
+    const byHook = new Map(sink.records().filter((record) => record['hook'] !== undefined).map((record) => [record['hook'], record]));
+    expect(byHook.get('opa')?.['policy']).toEqual({ engine: 'cedar', digest: 'ab12', ids: ['allow-read'] });
+    expect(byHook.get('twice')?.['limit']).toEqual({ used: 1, limit: 2, window_ms: 60_000 });
+    expect(byHook.get('twice')?.['policy']).toBeUndefined();
     expect((await verified(sink)).ok).toBe(true);
   });
 

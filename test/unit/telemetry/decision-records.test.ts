@@ -10,6 +10,7 @@ import type { LogRecordProcessor } from '@opentelemetry/sdk-logs';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { abort, ask, CONTINUE, executeTool, redirect, skip } from '../../../src/index.js';
+import { withDecisionAttributes } from '../../../src/decisions.js';
 import type { ToolHook } from '../../../src/index.js';
 import { EventToSpanEventProcessor } from '../../../src/node/event-bridge.js';
 import * as semconv from '../../../src/telemetry/semconv.js';
@@ -224,6 +225,17 @@ describe("conventions: { guardrail: true }", () => {
     await run([{ name: 'ok', beforeTool: () => CONTINUE }, broken], { conventions: { guardrail: true } });
     expect(phase().attributes['gen_ai.guardrail.action.type']).toBe('allow');
     expect(eventsOf(phase(), EVENT_HOOK_ERROR)[0]?.attributes['gen_ai.guardrail.verdict.type']).toBe('warn');
+  });
+
+  it("names a policy hook's policy and determining rules in the draft's words", async () => {
+    const policyHook: ToolHook = {
+      name: 'opa',
+      beforeTool: () => withDecisionAttributes(abort('denied by policy'), { 'toolhooks.policy.engine': 'opa-wasm', 'toolhooks.policy.digest': 'ab12', 'toolhooks.policy.ids': ['no_rm', 'no_curl'] }),
+    };
+    await run([policyHook, cache], { conventions: { guardrail: true } }, 'shell');
+    const [opa, other] = eventsOf(phase(), EVENT_HOOK_DECISION).map((event) => event.attributes);
+    expect(opa).toMatchObject({ 'gen_ai.guardrail.security.policy.id': 'ab12', 'gen_ai.guardrail.security.policy.rule.id': 'no_rm,no_curl' });
+    expect(other?.['gen_ai.guardrail.security.policy.id']).toBeUndefined();
   });
 
   it('adds nothing by default', async () => {
