@@ -70,7 +70,23 @@ function logKeys(line: string): string {
 describe('benchmark smoke run', () => {
   it('runs every no-SDK scenario (before any SDK is registered) and yields numbers', async () => {
     const scenarios = noSdkScenarios(lib);
-    expect(scenarios.map((s) => s.id)).toEqual(['bare', 'nosdk.hooks-0', 'nosdk.hooks-1', 'nosdk.hooks-2', 'nosdk.hooks-5', 'bare.nested-args', 'nosdk.hooks-2.nested-args', 'nosdk.approved']);
+    expect(scenarios.map((s) => s.id)).toEqual([
+      'bare',
+      'nosdk.hooks-0',
+      'nosdk.hooks-1',
+      'nosdk.hooks-2',
+      'nosdk.hooks-5',
+      'bare.nested-args',
+      'nosdk.hooks-2.nested-args',
+      'nosdk.receipts.hand',
+      'nosdk.receipts',
+      'nosdk.receipts.file-never',
+      'nosdk.receipts.file-head',
+      'nosdk.receipts.file-always',
+      'nosdk.approved',
+      'nosdk.limit.hand',
+      'nosdk.limit',
+    ]);
     await expectNumbers(scenarios);
   });
 
@@ -89,8 +105,10 @@ describe('benchmark smoke run', () => {
     const scenarios = sdkScenarios(lib);
     // The sampled-out and dropped-root scenarios record nothing on either side (their own test below); the
     // approved scenario is compared with the same call without an Ask and records one span more (its own test).
+    // The log-events scenario writes its decision records as log events instead (its own test below).
     const pairs = scenarios.filter(
-      (s) => s.baseline !== undefined && !s.id.startsWith('sdk.sampled-out') && !s.id.startsWith('sdk.dropped-root') && s.id !== 'sdk.approved',
+      (s) =>
+        s.baseline !== undefined && !s.id.startsWith('sdk.sampled-out') && !s.id.startsWith('sdk.dropped-root') && s.id !== 'sdk.approved' && s.id !== 'sdk.log-events',
     );
     expect(pairs.map((s) => s.id)).toEqual(['sdk.hooks-2', 'sdk.hooks-10', 'sdk.no-hook-invoked', 'sdk.metrics-logs']);
     for (const scenario of pairs) {
@@ -100,6 +118,17 @@ describe('benchmark smoke run', () => {
       expect(library.length, scenario.id).toBeGreaterThanOrEqual(6);
       expect(library, scenario.id).toEqual(hand);
     }
+  });
+
+  it("the log-events scenario records its baseline's spans, its decisions as log records instead of span events", async () => {
+    const scenarios = sdkScenarios(lib);
+    const logEvents = scenarios.find((s) => s.id === 'sdk.log-events') as Scenario;
+    const baseline = scenarios.find((s) => s.id === logEvents.baseline) as Scenario;
+    const own = await recordShapes(sdk as TracingSdk, logEvents.call, 2);
+    const base = await recordShapes(sdk as TracingSdk, baseline.call, 2);
+    expect(base.some((shape) => shape.events.length > 0)).toBe(true);
+    expect(own.every((shape) => shape.events.length === 0)).toBe(true);
+    expect(own).toEqual(base.map((shape) => ({ ...shape, events: [] })));
   });
 
   it('the sampled-out scenario runs the hooks and the tool and exports no span', async () => {
