@@ -35,6 +35,12 @@ export interface CallSpec<S> {
    * to the framework.
    */
   readonly span?: Span | undefined;
+  /**
+   * `span` is not this call's own but an outer `execute_tool` span that covers it (the MCP adapter's
+   * `span: 'outer'`): only the adapter's protocol `attributes` are added to it at start, so it keeps its
+   * own name and `gen_ai.*` identity.
+   */
+  readonly outer?: boolean | undefined;
   /** Whether a Redirect may name a tool; undefined accepts every target. */
   readonly isRedirectTarget?: ((tool: string) => boolean) | undefined;
   /** A flow's own check of a Skip's stub. */

@@ -8,6 +8,7 @@
  * exactly once; split apart, no module could be read on its own to check that.
  * @internal
  */
+import { noteExecuteRun } from './outer-call.js';
 import type { Attributes, Context, Link, Span } from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
 import type { HookDecision } from '../decisions.js';
@@ -102,7 +103,7 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     this.#adopted = spec.span !== undefined;
     const parent = this.#adopted ? undefined : activeContext();
     const span = this.#adopted
-      ? adoptSpan(spec.span, startAttributes(spec, this.#agentName, this.#arguments), linksOf(spec))
+      ? adoptSpan(spec.span, spec.outer === true ? (spec.attributes ?? {}) : startAttributes(spec, this.#agentName, this.#arguments), linksOf(spec))
       : parent !== undefined && isDroppedSpanIn(parent)
         ? undefined
         : startSpan(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, startAttributes(spec, this.#agentName, this.#arguments), parent, linksOf(spec));
@@ -110,7 +111,7 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     // The API's no-op tracer (no SDK) answers with the all-zero trace id: nothing to make active.
     // A sampled-out span has a real id: active, it passes its decision on to the tool's spans.
     const active = span !== undefined && (recording || hasTraceId(span)) ? span : undefined;
-    if (recording && span !== undefined && (core.capture.args || core.capture.results)) this.#fitCapture(span, spec.args);
+    if (recording && span !== undefined && spec.outer !== true && (core.capture.args || core.capture.results)) this.#fitCapture(span, spec.args);
     this.#span = recording ? span : undefined;
     this.#active = active;
     this.#parent = parent;
@@ -226,6 +227,7 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     const span = startSpan(this.#core.tracer, SPAN_EXECUTE, { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_ATTEMPT]: attempt });
     if (span === undefined) return run(a, b);
     this.#executeSpan = span;
+    noteExecuteRun(span, this.#span);
     return context.with(trace.setSpan(context.active(), span), run, undefined, a, b);
   }
 

@@ -4,10 +4,15 @@
  * instrumented server's spans join the agent's trace.
  * @internal
  */
-import type { Attributes } from '@opentelemetry/api';
-import { context as otelContext, propagation } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
+import { context as otelContext, propagation, trace } from '@opentelemetry/api';
 import { reportTelemetryFailure } from '../../telemetry/failures.js';
+import { sdkSpanNameAndAttributes } from '../../telemetry/otel-private.js';
+import { callSpanOfRun } from '../../flows/outer-call.js';
 import {
+  ATTR_GEN_AI_OPERATION_NAME,
+  GEN_AI_OPERATION_EXECUTE_TOOL,
+  SPAN_EXECUTE_TOOL_PREFIX,
   ATTR_MCP_METHOD_NAME,
   ATTR_MCP_PROTOCOL_VERSION,
   ATTR_MCP_SESSION_ID,
@@ -85,5 +90,25 @@ export function withTraceContext(meta: Record<string, unknown> | undefined): Rec
   } catch (error) {
     reportTelemetryFailure('mcp trace context', error);
     return meta;
+  }
+}
+
+/**
+ * The active span when it is a recording `execute_tool` span (toolhooks' own or a framework's) that covers
+ * the MCP call about to be made, else undefined: with `span: 'outer'`, the call records on it instead of
+ * starting a second `execute_tool`. Never throws.
+ */
+export function outerToolSpan(): Span | undefined {
+  try {
+    const active = trace.getActiveSpan();
+    // Inside a hooked tool's executor the active span is its toolhooks.execute run: the call's span covers it.
+    const span = active === undefined ? undefined : (callSpanOfRun(active) ?? active);
+    if (span === undefined || !span.isRecording()) return undefined;
+    const { name, attributes } = sdkSpanNameAndAttributes(span);
+    const operation = attributes?.[ATTR_GEN_AI_OPERATION_NAME];
+    return operation === GEN_AI_OPERATION_EXECUTE_TOOL || (operation === undefined && name?.startsWith(`${SPAN_EXECUTE_TOOL_PREFIX} `) === true) ? span : undefined;
+  } catch (error) {
+    reportTelemetryFailure('outer execute_tool span', error);
+    return undefined;
   }
 }

@@ -13,7 +13,8 @@ import { runToolCall } from '../../flows/execute-tool.js';
 import type { CallLimits } from '../shared.js';
 import { readLimits, requireRunner, toText } from '../shared.js';
 import { McpToolError } from './tool-error.js';
-import { callAttributes, isV2Client, withTraceContext } from './telemetry.js';
+import { callAttributes, isV2Client, outerToolSpan, withTraceContext } from './telemetry.js';
+import { trackCallSpans } from '../../flows/outer-call.js';
 
 /**
  * The `params` of an MCP `tools/call` request, as far as the adapter reads them; other fields
@@ -71,6 +72,15 @@ export interface WithMcpHooksOptions<S = unknown> {
   maxRetries?: number;
   /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
   maxReexecutions?: number;
+  /**
+   * Where a call is recorded when it runs inside another `execute_tool` span (the agent framework's, or
+   * toolhooks' own for a hooked tool that calls this client): `'own'` (the default) starts the call's own
+   * `execute_tool mcp__<server>__<tool>` span below it; `'outer'` records the call on that outer span
+   * instead — its MCP attributes, its phase spans below it, its outcome — and starts no second
+   * `execute_tool` span, as the MCP semantic conventions allow. The outer span keeps its name and `gen_ai.*`
+   * identity. Outside such a span, both start the call's own span.
+   */
+  span?: 'own' | 'outer';
 }
 
 type AnyFunction = (...args: unknown[]) => unknown;
@@ -135,7 +145,11 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`${where}: options must be an object with the server's name ({ server: 'fs' }), got ${typeName(options)}`);
   }
-  rejectUnknownOptions(options, ['server', 'state', 'tools', 'maxRetries', 'maxReexecutions'], `${where}: options`);
+  rejectUnknownOptions(options, ['server', 'state', 'tools', 'maxRetries', 'maxReexecutions', 'span'], `${where}: options`);
+  const spanMode: unknown = options.span;
+  if (spanMode !== undefined && spanMode !== 'own' && spanMode !== 'outer') {
+    throw new TypeError(`${where}: options.span must be 'own' or 'outer', got ${quoteValue(spanMode)}`);
+  }
   const server: unknown = options.server;
   if (typeof server !== 'string' || !SERVER_NAME.test(server)) {
     throw new TypeError(
@@ -160,7 +174,9 @@ export function withMcpHooks<C extends McpClientLike, S = unknown>(
     state: options.state,
     limits: readLimits(options, where),
     v2: isV2Client(client),
+    outer: spanMode === 'outer',
   };
+  if (context.outer) trackCallSpans();
 
   const callTool = (params: unknown, ...rest: unknown[]): Promise<unknown> => hookedCallTool(context, params, rest);
   const listTools = async (...args: unknown[]): Promise<unknown> => {
@@ -203,6 +219,8 @@ interface CallContext<S> {
   readonly limits: CallLimits;
   /** Whether the client is the v2 SDK's (its request options come first). */
   readonly v2: boolean;
+  /** Whether a call inside another `execute_tool` span records on it (`span: 'outer'`). */
+  readonly outer: boolean;
 }
 
 async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest: unknown[]): Promise<unknown> {
@@ -262,6 +280,7 @@ async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest:
     const plain = target.slice(context.prefix.length);
     return plain === name || context.known.has(plain) ? plain : undefined;
   };
+  const outer = context.outer ? outerToolSpan() : undefined;
   try {
     const value = await runToolCall<S>({
       core: context.core,
@@ -276,6 +295,7 @@ async function hookedCallTool<S>(context: CallContext<S>, params: unknown, rest:
       isRedirectTarget: (target) => serverNameOf(target) !== undefined,
       toolDescription: context.known.get(name),
       attributes: callAttributes(context.client),
+      ...(outer === undefined ? {} : { span: outer, outer: true }),
       signal,
       ...context.limits,
     });

@@ -13,7 +13,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolHook } from '../../../src/index.js';
-import { HookRunner, redirect } from '../../../src/index.js';
+import { HookRunner, executeTool, redirect } from '../../../src/index.js';
 import type { McpClientLike } from '../../../src/adapters/mcp/index.js';
 import { withMcpHooks } from '../../../src/adapters/mcp/index.js';
 import { telemetryFailureCount } from '../../../src/telemetry/failures.js';
@@ -256,5 +256,62 @@ describe('withMcpHooks: bad input from the caller or the server', () => {
     expect(seen[0]).toBeInstanceOf(TypeError);
     const span = only(tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} mcp__odd__count`));
     expect(span.attributes).toMatchObject({ [ATTR_OUTCOME]: 'failed', [ATTR_ERROR_TYPE]: 'TypeError' });
+  });
+});
+
+describe("withMcpHooks(…, { span: 'outer' }): an MCP call inside another execute_tool span", () => {
+  /** A hooked tool `ask_docs` whose executor calls the MCP client: the outer execute_tool span covers the MCP call. */
+  async function askDocs(span: 'own' | 'outer' | undefined, hooks: ToolHook[] = []): Promise<void> {
+    const run = runner(hooks);
+    const fs = withMcpHooks(client, run, { server: 'fs', ...(span === undefined ? {} : { span }) });
+    await executeTool({ hooks: run, toolName: 'ask_docs', args: { q: 'a' }, execute: () => fs.callTool({ name: 'read_file', arguments: { path: 'a' } }) });
+  }
+
+  it("records the MCP call on the outer span: its MCP attributes and phases there, no second execute_tool span", async () => {
+    await askDocs('outer', [{ name: 'audit', tools: /^mcp__/, beforeTool: () => undefined }]);
+    const outer = only(tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} ask_docs`));
+    expect(tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} mcp__fs__read_file`)).toEqual([]);
+    expect(outer.attributes[ATTR_MCP_METHOD_NAME]).toBe('tools/call');
+    // Its identity is the outer call's, and its outcome is the outer call's (which ends it).
+    expect(outer.attributes['gen_ai.tool.name']).toBe('ask_docs');
+    expect(outer.attributes[ATTR_OUTCOME]).toBe('completed');
+    const phase = only(tracing.spansNamed('toolhooks.before_tool'));
+    expect(phase.attributes['gen_ai.tool.name']).toBe('mcp__fs__read_file');
+    expect(phase.parentSpanContext?.spanId).toBe(outer.spanContext().spanId);
+    // The server still gets the trace context of the MCP call's executor run, under the outer span.
+    expect(parseTraceparent(metas[0]!.traceparent).traceId).toBe(outer.spanContext().traceId);
+  });
+
+  it("records on a framework's own execute_tool span the same way, without renaming it", async () => {
+    const fs = withMcpHooks(client, runner([{ name: 'audit', beforeTool: () => undefined }]), { server: 'fs', span: 'outer' });
+    await tracing.tracer.startActiveSpan('execute_tool read', { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read' } }, async (span) => {
+      await fs.callTool({ name: 'read_file', arguments: { path: 'a' } });
+      span.end();
+    });
+    const framework = only(tracing.spansNamed('execute_tool read'));
+    expect(tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} mcp__fs__read_file`)).toEqual([]);
+    expect(framework.attributes).toMatchObject({ 'gen_ai.tool.name': 'read', [ATTR_MCP_METHOD_NAME]: 'tools/call', [ATTR_OUTCOME]: 'completed' });
+    expect(only(tracing.spansNamed('toolhooks.before_tool')).parentSpanContext?.spanId).toBe(framework.spanContext().spanId);
+  });
+
+  it("by default ('own') starts the call's own span below the outer one", async () => {
+    await askDocs(undefined);
+    const outer = only(tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} ask_docs`));
+    const inner = only(tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} mcp__fs__read_file`));
+    expect(inner.attributes[ATTR_MCP_METHOD_NAME]).toBe('tools/call');
+    expect(outer.attributes[ATTR_MCP_METHOD_NAME]).toBeUndefined();
+    // Below the outer call's executor run, as any span its tool starts.
+    const run = tracing.spansNamed(SPAN_EXECUTE).find((span) => span.parentSpanContext?.spanId === outer.spanContext().spanId);
+    expect(inner.parentSpanContext?.spanId).toBe(run?.spanContext().spanId);
+  });
+
+  it("outside any execute_tool span, 'outer' starts the call's own span; a wrong value is a TypeError", async () => {
+    const fs = withMcpHooks(client, runner([]), { server: 'fs', span: 'outer' });
+    await tracing.tracer.startActiveSpan('agent run', async (span) => {
+      await fs.callTool({ name: 'read_file', arguments: { path: 'a' } });
+      span.end();
+    });
+    expect(only(tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} mcp__fs__read_file`)).attributes[ATTR_MCP_METHOD_NAME]).toBe('tools/call');
+    expect(() => withMcpHooks(client, runner([]), { server: 'fs', span: 'parent' } as never)).toThrow("withMcpHooks: options.span must be 'own' or 'outer', got the string \"parent\"");
   });
 });
