@@ -24,6 +24,7 @@ export const ENTRY_POINTS: readonly string[] = [
   'adapters/openai-agents/index.ts',
   'adapters/mastra/index.ts',
   'adapters/adk/index.ts',
+  'adapters/strands/index.ts',
 ];
 
 const ALL = '*';

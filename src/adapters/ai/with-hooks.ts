@@ -18,7 +18,7 @@ import type { ApprovalHandoff } from '../../flows/handoff.js';
 import { alreadyResolved } from '../approval-ledger.js';
 import type { ApprovalCall, CallRunner, ToolApprovalOptions, ToolApprovalStatus } from './approval.js';
 import { FrameworkApprovals } from './approval.js';
-import { frameworkToolSpan } from './framework-span.js';
+import { frameworkToolSpan } from '../framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
 
