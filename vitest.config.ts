@@ -36,6 +36,7 @@ const SDK2_LANE = [
  * scripts/install-strands.sh: its optional peer openai ^6 conflicts with the main project's openai 7).
  */
 const STRANDS_LANE = ['test/integration/adapters/strands*.test.ts'];
+const STRANDS_SDK = '@strands-agents/sdk';
 
 /**
  * The examples import the package by name (`toolhooks`, `toolhooks/node`, …), as an app would. In the
@@ -45,10 +46,14 @@ const STRANDS_LANE = ['test/integration/adapters/strands*.test.ts'];
 const { compilerOptions } = JSON.parse(readFileSync(resolve(import.meta.dirname, 'tsconfig.json'), 'utf8')) as {
   compilerOptions: { paths: Record<string, [string]> };
 };
-const packageNames = Object.entries(compilerOptions.paths).map(([name, [target]]) => ({
-  find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`),
-  replacement: resolve(import.meta.dirname, target),
-}));
+const packageNames = Object.entries(compilerOptions.paths)
+  .filter(([name]) => name !== STRANDS_SDK)
+  .map(([name, [target]]) => ({
+    find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`),
+    replacement: resolve(import.meta.dirname, target),
+  }));
+/** Strands from its lane, as Node resolves the package (tsconfig.json `paths` gives tsc its types only). */
+packageNames.push({ find: /^@strands-agents\/sdk$/, replacement: fileURLToPath(new URL('./test/strands/node_modules/@strands-agents/sdk', import.meta.url)) });
 
 /**
  * The test projects, one folder each (README, "Development", says where a new test goes):

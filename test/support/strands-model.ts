@@ -38,7 +38,7 @@ export class ScriptedModel extends Model {
   async *stream(messages: Message[]): AsyncIterable<ModelStreamEvent> {
     for (const message of messages) {
       for (const block of message.content) {
-        if (block.type === 'toolResultBlock') this.results.set(block.toolUseId, { status: block.status, content: block.content.map((part) => (part as { toJSON(): unknown }).toJSON()) });
+        if (block.type === 'toolResultBlock') this.results.set(block.toolUseId, { status: block.status, content: block.content.map((part: unknown) => (part as { toJSON(): unknown }).toJSON()) });
       }
     }
     const turn = this.#turns.shift() ?? { text: 'done' };

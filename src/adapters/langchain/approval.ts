@@ -6,13 +6,9 @@
  * resume value from the same `interrupt()` call. How users see it: docs/adapters.md, "LangChain.js".
  * @internal
  */
-import type { SpanContext } from '@opentelemetry/api';
-import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import type { HITLRequest, HITLResponse, ToolCallRequest } from 'langchain';
 import { isPlainObject } from '../../decisions.js';
 import type { ApprovalRequest, ApprovalResponse, Approver, ToolArgs } from '../../index.js';
-import { addSpanLink } from '../../telemetry/span.js';
-import { ATTR_APPROVAL_ID } from '../../telemetry/semconv.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
 import type { ApprovalLedger } from '../approval-ledger.js';
 import { alreadyResolved, callSpanContext, linkToAsker } from '../approval-ledger.js';

@@ -19,7 +19,7 @@ import { createTestTracing } from '../../support/tracing.js';
 const tracing = createTestTracing();
 beforeEach(() => tracing.reset());
 
-const schema = { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] } as const;
+const schema = { type: 'object' as const, properties: { cmd: { type: 'string' as const } }, required: ['cmd'] };
 
 function makeAgent(hooks: ToolHook[], turns: readonly StrandsTurn[]) {
   const model = new ScriptedModel(turns);
@@ -44,7 +44,7 @@ describe("toolhooksHooks with approvals: 'framework' (Strands interrupts)", () =
     expect(stopped.stopReason).toBe('interrupt');
     expect(stopped.interrupts).toHaveLength(1);
     const interrupt = stopped.interrupts![0]!;
-    expect((interrupt.reason as ToolhooksInterruptReason).toolhooks).toMatchObject({ approvalId: 'q1', toolName: 'shell', args: { cmd: 'rm build' }, hook: 'gate', reason: 'needs a human' });
+    expect((interrupt.reason as unknown as ToolhooksInterruptReason).toolhooks).toMatchObject({ approvalId: 'q1', toolName: 'shell', args: { cmd: 'rm build' }, hook: 'gate', reason: 'needs a human' });
     expect(shell).not.toHaveBeenCalled();
     expect(tracing.outcomesOf('shell')).toEqual(['pending']);
     const asking = tracing.onlySpan('execute_tool shell');

@@ -24,7 +24,7 @@ function makeTools() {
   const flaky = vi.fn((): string => {
     throw new Error('disk full');
   });
-  const schema = { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] } as const;
+  const schema = { type: 'object' as const, properties: { cmd: { type: 'string' as const } }, required: ['cmd'] };
   return {
     shell,
     sandbox,
