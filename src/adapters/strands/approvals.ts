@@ -18,7 +18,7 @@ import { jsonOf } from '../shared.js';
 import type { StrandsToolContext } from './types.js';
 
 /** The name of the interrupt an Ask raises (Strands' interrupt id is `tool:<toolUseId>:toolhooks`). */
-export const INTERRUPT_NAME = 'toolhooks';
+const INTERRUPT_NAME = 'toolhooks';
 
 /**
  * The `reason` of the interrupt an Ask raises (`result.interrupts[i].reason`): the call the hooks
@@ -49,7 +49,7 @@ export interface ToolhooksInterruptReason {
 }
 
 /** Strands' suspension: the `InterruptError` an unanswered interrupt throws (recognised by name, without loading Strands). */
-export function isStrandsInterrupt(error: unknown): boolean {
+function isStrandsInterrupt(error: unknown): boolean {
   return error instanceof Error && error.name === 'InterruptError' && Array.isArray((error as { interrupts?: unknown }).interrupts);
 }
 
