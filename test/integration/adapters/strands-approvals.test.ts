@@ -76,6 +76,31 @@ describe("toolhooksHooks with approvals: 'framework' (Strands interrupts)", () =
     expect(tracing.outcomesOf('shell')).toEqual(['denied']);
   });
 
+  it.each([
+    ['false', false, 'Tool call denied: denied in the interrupt response', 'denied'],
+    ["'yes'", 'yes', 'host ran rm build', 'completed'],
+    ['{ approved: false, reason }', { approved: false, reason: 'not now' }, 'Tool call denied: not now', 'denied'],
+    ['{ approved: true, args }', { approved: true, args: { cmd: 'rm build/tmp' } }, 'host ran rm build/tmp', 'completed'],
+  ])('the interrupt response %s', async (_label, response, read, outcome) => {
+    const { model, agent } = makeAgent([gate], turns);
+    const stopped = await agent.invoke('go');
+    tracing.reset();
+    await agent.invoke([{ interruptResponse: { interruptId: stopped.interrupts![0]!.id, response } }]);
+    expect(model.results.get('q1')?.content).toEqual([{ text: read }]);
+    expect(tracing.outcomesOf('shell')).toEqual([outcome]);
+  });
+
+  it.each([
+    ['a number', 7],
+    ['approved args that are not an object', { approved: true, args: 'rm -rf /' }],
+  ])('an interrupt response that is %s: the approval fails, the call is denied, the tool never runs', async (_label, response) => {
+    const { model, shell, agent } = makeAgent([gate], turns);
+    const stopped = await agent.invoke('go');
+    await agent.invoke([{ interruptResponse: { interruptId: stopped.interrupts![0]!.id, response } }]);
+    expect(shell).not.toHaveBeenCalled();
+    expect(String((model.results.get('q1')?.content[0] as { text: string }).text)).toMatch(/^Tool call denied/);
+  });
+
   it('a response that comes back to other arguments than the ones asked about is refused and recorded', async () => {
     let widen = false;
     const hooks: ToolHook[] = [{ name: 'widen', tools: ['shell'], beforeTool: () => (widen ? redirect({ newArgs: { cmd: 'rm -rf /' } }) : undefined) }, gate];

@@ -3,8 +3,8 @@
  * driven by a scripted model, offline. No tracer provider is registered globally here, so Strands'
  * own tracing records nothing (strands-traced.test.ts has it on).
  */
-import { Agent, FunctionTool } from '@strands-agents/sdk';
-import type { InterventionHandler } from '@strands-agents/sdk';
+import { Agent, FunctionTool, JsonBlock, TextBlock, Tool, ToolResultBlock } from '@strands-agents/sdk';
+import type { InterventionHandler, ToolContext, ToolStreamGenerator } from '@strands-agents/sdk';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HookRunnerOptions, ToolHook } from '../../../src/index.js';
 import { HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
@@ -124,6 +124,75 @@ describe('toolhooksHooks inside a Strands Agent', () => {
     await agent.invoke('go');
     expect(seen).toEqual([{ cmd: 'ls' }]);
     expect(shell.mock.calls[0]?.[0]).toEqual({ cmd: 'ls' });
+  });
+});
+
+/** A tool written against Strands' `Tool` directly, returning whatever block (or nothing) a test gives it. */
+class RawTool extends Tool {
+  readonly name = 'raw';
+  readonly description = 'Returns a canned result';
+  readonly toolSpec = { name: 'raw', description: 'Returns a canned result', inputSchema: { type: 'object' as const, properties: {} } };
+  constructor(readonly result: (toolUseId: string) => ToolResultBlock | undefined) {
+    super();
+  }
+  // eslint-disable-next-line require-yield
+  async *stream(context: ToolContext): ToolStreamGenerator {
+    return this.result(context.toolUse.toolUseId) as ToolResultBlock;
+  }
+}
+
+describe('toolhooksHooks: what hooks see of a Strands result, and what the model reads back', () => {
+  function withRaw(hooks: ToolHook[], result: (toolUseId: string) => ToolResultBlock | undefined, extraTools: Tool[] = []) {
+    const model = new ScriptedModel([{ calls: [call('w1', 'raw', {})] }, { text: 'done' }]);
+    const agent = new Agent({ model, printer: false, tools: [new RawTool(result), ...extraTools], interventions: [toolhooksHooks(tracing.runner(hooks)) as unknown as InterventionHandler] });
+    return { model, agent };
+  }
+
+  it('one JSON block: hooks see its value; several blocks: hooks see the block, and the model reads it as it was', async () => {
+    const seen: unknown[] = [];
+    const look: ToolHook = { name: 'look', afterTool: (_t, _a, result) => void seen.push(result) };
+    const json = withRaw([look], (id) => new ToolResultBlock({ toolUseId: id, status: 'success', content: [new JsonBlock({ json: { n: 1 } })] }));
+    await json.agent.invoke('go');
+    expect(seen).toEqual([{ n: 1 }]);
+    expect(json.model.results.get('w1')).toEqual({ status: 'success', content: [{ json: { n: 1 } }] });
+    const two = withRaw([look], (id) => new ToolResultBlock({ toolUseId: id, status: 'success', content: [new TextBlock('a'), new TextBlock('b')] }));
+    await two.agent.invoke('go');
+    expect((seen[1] as ToolResultBlock).type).toBe('toolResultBlock');
+    expect(two.model.results.get('w1')).toEqual({ status: 'success', content: [{ text: 'a' }, { text: 'b' }] });
+  });
+
+  it('what a tool streams reaches Strands once the call is over', async () => {
+    const model = new ScriptedModel([{ calls: [call('g1', 'progress', {})] }, { text: 'done' }]);
+    const progress = new FunctionTool({
+      name: 'progress',
+      description: 'Reports progress',
+      inputSchema: { type: 'object', properties: {} },
+      callback: async function* () {
+        yield 'half way';
+        return 'finished';
+      },
+    });
+    const agent = new Agent({ model, printer: false, tools: [progress], interventions: [toolhooksHooks(tracing.runner([])) as unknown as InterventionHandler] });
+    const streamed: unknown[] = [];
+    for await (const event of agent.stream('go')) if (event.type === 'toolStreamUpdateEvent') streamed.push(event.event.data);
+    expect(streamed).toEqual(['half way']);
+    expect(model.results.get('g1')).toEqual({ status: 'success', content: [{ text: 'finished' }] });
+  });
+
+  it('a Replace with a ToolResultBlock is what the model reads; a tool with no result or an error result without an error is a failure', async () => {
+    const block = withRaw([{ name: 'swap', afterTool: () => replaceResult(new ToolResultBlock({ toolUseId: 'w1', status: 'error', content: [new TextBlock('swapped')] })) }], (id) => new ToolResultBlock({ toolUseId: id, status: 'success', content: [new TextBlock('x')] }));
+    await block.agent.invoke('go');
+    expect(block.model.results.get('w1')).toEqual({ status: 'error', content: [{ text: 'swapped' }] });
+
+    const nothing = withRaw([], () => undefined);
+    await nothing.agent.invoke('go');
+    expect(nothing.model.results.get('w1')).toEqual({ status: 'error', content: [{ text: "Tool 'raw' did not return a result" }] });
+
+    const errors: unknown[] = [];
+    const failed = withRaw([{ name: 'see', onError: (_t, _a, error) => void errors.push((error as Error).message) }], (id) => new ToolResultBlock({ toolUseId: id, status: 'error', content: [new TextBlock('no'), new JsonBlock({ json: { code: 7 } })] }));
+    await failed.agent.invoke('go');
+    expect(errors).toEqual(['no\n{"code":7}']);
+    expect(failed.model.results.get('w1')).toEqual({ status: 'error', content: [{ text: 'no' }, { json: { code: 7 } }] });
   });
 });
 
