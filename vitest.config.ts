@@ -35,7 +35,7 @@ const SDK2_LANE = [
  * The tests that run Strands Agents (`@strands-agents/sdk`, installed apart in test/strands/ by
  * scripts/install-strands.sh: its optional peer openai ^6 conflicts with the main project's openai 7).
  */
-const STRANDS_LANE = ['test/integration/adapters/strands*.test.ts'];
+const STRANDS_LANE = ['test/integration/adapters/strands*.test.ts', 'test/integration/examples/strands*.test.ts'];
 const STRANDS_SDK = '@strands-agents/sdk';
 
 /**

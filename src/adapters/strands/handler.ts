@@ -11,7 +11,7 @@ import type { HookedSetSettings } from '../shared.js';
 import { copyWith, readApprovalsMode, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
 import { StrandsApprovals } from './approvals.js';
 import { runStrandsCall } from './call.js';
-import type { StrandsBeforeToolCallEvent, StrandsInterventionAction, StrandsTool, StrandsToolContext, StrandsToolResultBlock } from './types.js';
+import type { StrandsBeforeToolCallEvent, StrandsInterventionAction, StrandsProceed, StrandsTool, StrandsToolContext, StrandsToolResultBlock } from './types.js';
 
 /**
  * Options of {@link toolhooksHooks}.
@@ -44,7 +44,7 @@ const SUPPORTED_STRANDS_RANGE = '@strands-agents/sdk >=1.19.0 <2';
 
 const OPTIONS = ['state', 'maxRetries', 'maxReexecutions', 'approvals', 'name'] as const;
 
-const PROCEED: StrandsInterventionAction = Object.freeze({ type: 'proceed' });
+const PROCEED: StrandsProceed = Object.freeze({ type: 'proceed' });
 
 /** The tools the handlers selected (the hooked copies): a second toolhooks handler must not hook them again. */
 const hookedTools = new WeakSet<object>();
@@ -104,7 +104,13 @@ export class ToolhooksInterventions {
       );
     }
     const hooked = this.#hooked(chosen);
-    return { type: 'transform', reason: 'toolhooks', apply: (target) => void (target.selectedTool = hooked) };
+    return {
+      type: 'transform',
+      reason: 'toolhooks',
+      apply: (target: object) => {
+        (target as StrandsBeforeToolCallEvent).selectedTool = hooked;
+      },
+    };
   }
 
   #hooked(tool: StrandsTool): StrandsTool {
@@ -122,16 +128,16 @@ export class ToolhooksInterventions {
   }
 
   // The rest of Strands' InterventionHandler: no opinion (Strands calls every method a handler has).
-  beforeInvocation(): StrandsInterventionAction {
+  beforeInvocation(): StrandsProceed {
     return PROCEED;
   }
-  afterToolCall(): StrandsInterventionAction {
+  afterToolCall(): StrandsProceed {
     return PROCEED;
   }
-  beforeModelCall(): StrandsInterventionAction {
+  beforeModelCall(): StrandsProceed {
     return PROCEED;
   }
-  afterModelCall(): StrandsInterventionAction {
+  afterModelCall(): StrandsProceed {
     return PROCEED;
   }
 }

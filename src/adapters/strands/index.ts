@@ -18,4 +18,4 @@
 export { ToolhooksInterventions, toolhooksHooks } from './handler.js';
 export type { ToolhooksHooksOptions } from './handler.js';
 export type { ToolhooksInterruptReason } from './approvals.js';
-export type { StrandsAgent, StrandsBeforeToolCallEvent, StrandsInterventionAction, StrandsResultContent, StrandsTool, StrandsToolContext, StrandsToolResultBlock, StrandsToolUse } from './types.js';
+export type { StrandsAgent, StrandsBeforeToolCallEvent, StrandsInterventionAction, StrandsProceed, StrandsResultContent, StrandsTool, StrandsToolContext, StrandsToolResultBlock, StrandsToolUse } from './types.js';

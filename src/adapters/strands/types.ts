@@ -59,7 +59,17 @@ export interface StrandsBeforeToolCallEvent {
   selectedTool: StrandsTool | undefined;
 }
 
+/** Strands' `proceed` intervention action: no opinion. */
+export interface StrandsProceed {
+  readonly type: 'proceed';
+}
+
 /** An intervention action as Strands reads it: go on (`proceed`), or change the event (`transform`). */
 export type StrandsInterventionAction =
-  | { readonly type: 'proceed' }
-  | { readonly type: 'transform'; readonly reason?: string; readonly apply: (event: StrandsBeforeToolCallEvent) => void };
+  | StrandsProceed
+  | {
+      readonly type: 'transform';
+      readonly reason?: string;
+      /** Strands calls it with the event the action answers (typed as any lifecycle event by Strands). */
+      readonly apply: (event: object) => void;
+    };

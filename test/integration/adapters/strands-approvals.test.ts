@@ -5,7 +5,6 @@
  * process would). Offline, with a scripted model.
  */
 import { Agent, FunctionTool } from '@strands-agents/sdk';
-import type { InterventionHandler } from '@strands-agents/sdk';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ToolHook } from '../../../src/index.js';
 import { ask, redirect } from '../../../src/index.js';
@@ -29,7 +28,7 @@ function makeAgent(hooks: ToolHook[], turns: readonly StrandsTurn[]) {
     model,
     printer: false,
     tools: [new FunctionTool({ name: 'shell', description: 'Run a command', inputSchema: schema, callback: shell })],
-    interventions: [handler as unknown as InterventionHandler],
+    interventions: [handler],
   });
   return { model, shell, agent };
 }

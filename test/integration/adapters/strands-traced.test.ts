@@ -5,7 +5,6 @@
  * attributes on it and its phase spans below it, in the agent's trace.
  */
 import { Agent, FunctionTool } from '@strands-agents/sdk';
-import type { InterventionHandler } from '@strands-agents/sdk';
 import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ask, skip } from '../../../src/index.js';
@@ -27,7 +26,7 @@ describe("toolhooksHooks with Strands' tracing on", () => {
       model,
       printer: false,
       tools: [new FunctionTool({ name: 'shell', description: 'Run a command', inputSchema: { type: 'object', properties: { cmd: { type: 'string' } } }, callback: shell })],
-      interventions: [toolhooksHooks(hooks) as unknown as InterventionHandler],
+      interventions: [toolhooksHooks(hooks)],
     });
     await agent.invoke('go');
     const spans = tracing.spansNamed('execute_tool shell');
@@ -56,7 +55,7 @@ describe("toolhooksHooks with Strands' tracing on", () => {
       model,
       printer: false,
       tools: [new FunctionTool({ name: 'shell', description: 'Run a command', inputSchema: { type: 'object', properties: { cmd: { type: 'string' } } }, callback: () => 'ran' })],
-      interventions: [toolhooksHooks(hooks, { approvals: 'framework' }) as unknown as InterventionHandler],
+      interventions: [toolhooksHooks(hooks, { approvals: 'framework' })],
     });
     expect((await agent.invoke('go')).stopReason).toBe('interrupt');
     expect(tracing.outcomesOf('shell')).toEqual(['pending']);

@@ -42,7 +42,7 @@ function setup(hooks: ToolHook[], turns: readonly StrandsTurn[], options: { runn
   const made = makeTools();
   const runner = tracing.runner(hooks, options.runner ?? {});
   const handler = toolhooksHooks(runner, options.hooks);
-  const agent = new Agent({ model, tools: made.tools, printer: false, interventions: [...(options.interventions ?? []), handler as unknown as InterventionHandler] });
+  const agent = new Agent({ model, tools: made.tools, printer: false, interventions: [...(options.interventions ?? []), handler] });
   return { model, agent, handler, runner, ...made };
 }
 
@@ -144,7 +144,7 @@ class RawTool extends Tool {
 describe('toolhooksHooks: what hooks see of a Strands result, and what the model reads back', () => {
   function withRaw(hooks: ToolHook[], result: (toolUseId: string) => ToolResultBlock | undefined, extraTools: Tool[] = []) {
     const model = new ScriptedModel([{ calls: [call('w1', 'raw', {})] }, { text: 'done' }]);
-    const agent = new Agent({ model, printer: false, tools: [new RawTool(result), ...extraTools], interventions: [toolhooksHooks(tracing.runner(hooks)) as unknown as InterventionHandler] });
+    const agent = new Agent({ model, printer: false, tools: [new RawTool(result), ...extraTools], interventions: [toolhooksHooks(tracing.runner(hooks))] });
     return { model, agent };
   }
 
@@ -172,7 +172,7 @@ describe('toolhooksHooks: what hooks see of a Strands result, and what the model
         return 'finished';
       },
     });
-    const agent = new Agent({ model, printer: false, tools: [progress], interventions: [toolhooksHooks(tracing.runner([])) as unknown as InterventionHandler] });
+    const agent = new Agent({ model, printer: false, tools: [progress], interventions: [toolhooksHooks(tracing.runner([]))] });
     const streamed: unknown[] = [];
     for await (const event of agent.stream('go')) if (event.type === 'toolStreamUpdateEvent') streamed.push(event.event.data);
     expect(streamed).toEqual(['half way']);
@@ -209,7 +209,7 @@ describe('toolhooksHooks: bad input', () => {
 
   it('two toolhooks handlers in one Agent fail the invocation with a TypeError naming the fix', async () => {
     const first = toolhooksHooks(tracing.runner([]), { name: 'first' });
-    const { agent, shell } = setup([], [{ calls: [call('d1', 'shell', { cmd: 'ls' })] }, { text: 'done' }], { interventions: [first as unknown as InterventionHandler] });
+    const { agent, shell } = setup([], [{ calls: [call('d1', 'shell', { cmd: 'ls' })] }, { text: 'done' }], { interventions: [first] });
     await expect(agent.invoke('go')).rejects.toThrow(/two toolhooks handlers are registered in this Agent's interventions/);
     expect(shell).not.toHaveBeenCalled();
   });
