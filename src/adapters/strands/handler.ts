@@ -85,7 +85,6 @@ export class ToolhooksInterventions {
    * own `execute_tool` span, which is then the call's only one.
    */
   beforeToolCall(event: StrandsBeforeToolCallEvent): StrandsInterventionAction {
-    const chosen = event?.selectedTool ?? event?.tool;
     if (event?.toolUse === undefined || event.agent === undefined) {
       if (!warnedShape) {
         warnedShape = true;
@@ -96,6 +95,7 @@ export class ToolhooksInterventions {
       }
       return PROCEED;
     }
+    const chosen = chosenTool(event);
     // A tool Strands does not know: Strands answers the model itself ("not found in registry").
     if (chosen === undefined || typeof chosen.stream !== 'function') return PROCEED;
     if (hookedTools.has(chosen)) {
@@ -177,6 +177,16 @@ export function toolhooksHooks<S = unknown>(runner: HookRunner<S>, options?: Too
   const approvals = readApprovalsMode(raw.approvals, where) === 'framework' ? new StrandsApprovals() : undefined;
   const settings: HookedSetSettings<S, StrandsApprovals> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), approvals };
   return new ToolhooksInterventions(name, settings as HookedSetSettings<unknown, StrandsApprovals>);
+}
+
+/**
+ * The tool Strands would run for the event: one an earlier hook or handler selected, else the tool the
+ * (possibly renamed) tool use names, as Strands resolves it.
+ */
+function chosenTool(event: StrandsBeforeToolCallEvent): StrandsTool | undefined {
+  if (event.selectedTool !== undefined) return event.selectedTool;
+  if (event.tool !== undefined && event.toolUse.name !== event.tool.name) return event.agent.toolRegistry?.get(event.toolUse.name);
+  return event.tool;
 }
 
 function isRunner(value: unknown): boolean {

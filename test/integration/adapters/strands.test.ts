@@ -118,6 +118,17 @@ describe('toolhooksHooks inside a Strands Agent', () => {
     expect(tracing.spansNamed(SPAN_APPROVAL).map((span) => span.attributes[ATTR_APPROVAL_OUTCOME]).sort()).toEqual(['approved', 'denied']);
   });
 
+  it("runs the tool Strands would run: one an earlier intervention renamed the call to", async () => {
+    const rename = { name: 'rename', beforeToolCall: (event: { toolUse: { name: string } }) => ({ type: 'transform' as const, apply: () => void (event.toolUse = { ...event.toolUse, name: 'sandbox_shell' }) }) };
+    const seen: string[] = [];
+    const { model, agent, shell, sandbox } = setup([{ name: 'look', beforeTool: (tool) => void seen.push(tool) }], [{ calls: [call('n1', 'shell', { cmd: 'ls' })] }, { text: 'done' }], { interventions: [rename as unknown as InterventionHandler] });
+    await agent.invoke('go');
+    expect(shell).not.toHaveBeenCalled();
+    expect(sandbox).toHaveBeenCalledTimes(1);
+    expect(seen).toEqual(['sandbox_shell']);
+    expect(model.results.get('n1')).toEqual({ status: 'success', content: text('sandbox ran ls') });
+  });
+
   it('decides on one snapshot of the input: hooks and the tool see the same values', async () => {
     const seen: unknown[] = [];
     const { agent, shell } = setup([{ name: 'look', beforeTool: (_t, args) => void seen.push({ ...args }) }], [{ calls: [call('s1', 'shell', { cmd: 'ls' })] }, { text: 'done' }]);
