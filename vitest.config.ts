@@ -32,6 +32,13 @@ const SDK2_LANE = [
 ];
 
 /**
+ * The tests that run Strands Agents (`@strands-agents/sdk`, installed apart in test/strands/ by
+ * scripts/install-strands.sh: its optional peer openai ^6 conflicts with the main project's openai 7).
+ */
+const STRANDS_LANE = ['test/integration/adapters/strands*.test.ts', 'test/integration/examples/strands*.test.ts'];
+const STRANDS_SDK = '@strands-agents/sdk';
+
+/**
  * The examples import the package by name (`toolhooks`, `toolhooks/node`, …), as an app would. In the
  * repository those names are the `paths` of tsconfig.json (which tsc and tsx read); the tests resolve
  * them the same way, to the sources.
@@ -39,18 +46,23 @@ const SDK2_LANE = [
 const { compilerOptions } = JSON.parse(readFileSync(resolve(import.meta.dirname, 'tsconfig.json'), 'utf8')) as {
   compilerOptions: { paths: Record<string, [string]> };
 };
-const packageNames = Object.entries(compilerOptions.paths).map(([name, [target]]) => ({
-  find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`),
-  replacement: resolve(import.meta.dirname, target),
-}));
+const packageNames = Object.entries(compilerOptions.paths)
+  .filter(([name]) => name !== STRANDS_SDK)
+  .map(([name, [target]]) => ({
+    find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`),
+    replacement: resolve(import.meta.dirname, target),
+  }));
+/** Strands from its lane, as Node resolves the package (tsconfig.json `paths` gives tsc its types only). */
+packageNames.push({ find: /^@strands-agents\/sdk$/, replacement: fileURLToPath(new URL('./test/strands/node_modules/@strands-agents/sdk', import.meta.url)) });
 
 /**
- * Four test projects, one folder each (README, "Development", says where a new test goes):
+ * The test projects, one folder each (README, "Development", says where a new test goes):
  * - unit: test/unit/ mirrors src/; in-process only (no child process, no socket), the fast loop.
  * - integration: test/integration/; OTLP round trips over local servers, the examples, the adapters with
  *   their real frameworks, anything that starts a child process.
  * - system: test/system/; the packed tarball installed into a temporary project, real programs
  *   (prometheus, promtool, docker-compose), soaks, load and exporter fault suites.
+ * - strands: the tests in STRANDS_LANE (Strands Agents from its own install lane), with the integration tier.
  * - sdk2: the tests in SDK2_LANE again, with the OpenTelemetry packages resolved to the SDK 2 line.
  * - pipeline: test/system/pipeline/; the two-tier collector pipeline, seven real processes per test, CI
  *   only. Last and one file at a time, so it neither loads the machine under the timing-sensitive
@@ -86,7 +98,12 @@ export default defineConfig({
       // OTel SDK again for each file (most of the tier's time); test/support/tracing.ts re-installs the
       // context manager a file may have unregistered.
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: STRANDS_LANE, sequence: { groupOrder: 1 } },
+      },
+      // `@strands-agents/sdk` resolves to test/strands/ (tsconfig.json `paths`, installed by scripts/install-strands.sh).
+      { extends: true, test: { name: 'strands', include: STRANDS_LANE, sequence: { groupOrder: 1 } } },
       {
         extends: true,
         test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude: ['test/system/pipeline/**'], sequence: { groupOrder: 2 } },

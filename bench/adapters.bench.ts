@@ -13,6 +13,7 @@
  * execute_tool span per call; the bench checks both and prints MISSED when either does not hold.
  */
 import type { BaseLlmConnection, BasePlugin, InMemoryRunner, LlmRequest, LlmResponse } from '@google/adk';
+import type { ModelStreamEvent } from '@strands-agents/sdk';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { Agent as MastraAgent } from '@mastra/core/agent';
@@ -30,6 +31,7 @@ import { withMcpHooks } from '../src/adapters/mcp/index.js';
 import { withHooks as withMastraHooks } from '../src/adapters/mastra/index.js';
 import { withHooks as withAgentsHooks } from '../src/adapters/openai-agents/index.js';
 import { toolhooksPlugin } from '../src/adapters/adk/index.js';
+import { toolhooksHooks } from '../src/adapters/strands/index.js';
 import { installTracingSdk } from './sdk.js';
 
 const CALLS = 10;
@@ -127,6 +129,45 @@ const runAdk = (target: InMemoryRunner) => async () => {
 const plainAdk = adkRunner([]);
 const hookedAdk = adkRunner([toolhooksPlugin(runner)]);
 
+// --- Strands Agents -------------------------------------------------------------------------------
+// From its install lane (test/strands/, `bash scripts/install-strands.sh`); its rows are left out without it.
+// Strands traces through the global API (the SDK registered above): alone it records an execute_tool span
+// per call, and toolhooks records on that span rather than starting a second one.
+const strands = await import('@strands-agents/sdk').catch(() => undefined);
+const strandsRun = (hooked: boolean) => {
+  if (strands === undefined) return undefined;
+  class StrandsModel extends strands.Model {
+    updateConfig(): void {}
+    getConfig(): { modelId: string } {
+      return { modelId: 'scripted' };
+    }
+    async *stream(messages: { role: string }[]): AsyncIterable<ModelStreamEvent> {
+      const answered = messages.at(-1)?.role === 'user' && messages.length > 1;
+      yield { type: 'modelMessageStartEvent', role: 'assistant' } as ModelStreamEvent;
+      if (answered) {
+        yield { type: 'modelContentBlockStartEvent' } as ModelStreamEvent;
+        yield { type: 'modelContentBlockDeltaEvent', delta: { type: 'textDelta', text: 'ok' } } as ModelStreamEvent;
+        yield { type: 'modelContentBlockStopEvent' } as ModelStreamEvent;
+        yield { type: 'modelMessageStopEvent', stopReason: 'endTurn' } as ModelStreamEvent;
+        return;
+      }
+      for (let i = 0; i < CALLS; i += 1) {
+        yield { type: 'modelContentBlockStartEvent', start: { type: 'toolUseStart', name: 'echo', toolUseId: `c${i}` } } as ModelStreamEvent;
+        yield { type: 'modelContentBlockDeltaEvent', delta: { type: 'toolUseInputDelta', input: `{"n":${i}}` } } as ModelStreamEvent;
+        yield { type: 'modelContentBlockStopEvent' } as ModelStreamEvent;
+      }
+      yield { type: 'modelMessageStopEvent', stopReason: 'toolUse' } as ModelStreamEvent;
+    }
+  }
+  const echo = new strands.FunctionTool({ name: 'echo', description: 'echo', inputSchema: { type: 'object', properties: { n: { type: 'number' } } }, callback: (input) => (input as { n: number }).n });
+  const handler = toolhooksHooks(runner);
+  // A new Agent per run: an Agent keeps its conversation.
+  return () => new strands.Agent({ model: new StrandsModel(), tools: [echo], printer: false, ...(hooked ? { interventions: [handler] } : {}) }).invoke('go');
+};
+const plainStrands = strandsRun(false);
+const hookedStrands = strandsRun(true);
+if (strands === undefined) process.stderr.write('  strands rows left out: @strands-agents/sdk is not installed (bash scripts/install-strands.sh)\n');
+
 interface Scenario {
   readonly id: string;
   readonly run: () => Promise<unknown>;
@@ -147,6 +188,12 @@ const scenarios: Scenario[] = [
   { id: 'mastra.framework', run: () => frameworkMastra.generate('go', { maxSteps: 2 }), baseline: 'mastra.toolhooks' },
   { id: 'adk.plain', run: runAdk(plainAdk) },
   { id: 'adk.toolhooks', run: runAdk(hookedAdk), baseline: 'adk.plain' },
+  ...(plainStrands === undefined || hookedStrands === undefined
+    ? []
+    : [
+        { id: 'strands.plain', run: plainStrands },
+        { id: 'strands.toolhooks', run: hookedStrands, baseline: 'strands.plain' },
+      ]),
   { id: 'mcp2.plain', run: mcpCalls(client) },
   { id: 'mcp2.toolhooks', run: mcpCalls(hookedClient), baseline: 'mcp2.plain' },
 ];

@@ -12,6 +12,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { SpanContext } from '@opentelemetry/api';
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
+import { addSpanLink } from '../telemetry/span.js';
+import { ATTR_APPROVAL_ID } from '../telemetry/semconv.js';
+import type { PendingApproval } from '../flows/handoff.js';
 import { setBounded } from '../internal/bounded-map.js';
 import { warnVisibly } from '../telemetry/warn-once.js';
 import { jsonOf } from './shared.js';
@@ -151,4 +155,31 @@ export function alreadyResolved(id: string): string {
 /** The text a framework gets for a continuation whose call is not the one that was asked about. */
 export function notAskedAbout(id: string): string {
   return `approval ${id} was given for another call (other arguments or another tool); the tool does not run`;
+}
+
+/**
+ * The approver runs in the call's context: the active span is the call's `execute_tool` span (the
+ * one that asked, on the asking pass). Undefined when it does not record; never throws.
+ */
+export function callSpanContext(): SpanContext | undefined {
+  try {
+    const span = trace.getSpan(context.active());
+    const spanContext = span?.isRecording() === true ? span.spanContext() : undefined;
+    return spanContext !== undefined && isSpanContextValid(spanContext) ? spanContext : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The resumed pass's `execute_tool` span links to the span that asked. The resume value is known
+ * only once the hooks asked again, after the span started, so the link is added to the started span.
+ */
+export function linkToAsker(askedIn: SpanContext, id: string): void {
+  try {
+    const span = trace.getSpan(context.active());
+    if (span !== undefined) addSpanLink(span, { context: askedIn, attributes: { [ATTR_APPROVAL_ID]: id } });
+  } catch {
+    // The context API failing costs the link, never the call.
+  }
 }

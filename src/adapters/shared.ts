@@ -9,6 +9,8 @@ import { runnerCore } from '../runner/registry.js';
 import { optionalCount, rejectUnknownOptions } from '../internal/validate.js';
 import type { CallPlan, Executor } from '../flows/execute-tool.js';
 import type { CallSpec } from '../flows/call-spec.js';
+import { isPlainObject } from '../decisions.js';
+import type { ToolArgs } from '../hook.js';
 
 /** The runner's internals; a TypeError naming `runner` for anything that is not a HookRunner. */
 export function requireRunner<S = unknown>(runner: unknown, where: string): RunnerCore<S> {
@@ -118,12 +120,15 @@ export function copyWith(tool: object, key: string, value: unknown): object {
   return copy;
 }
 
+/** An adapter's tools by name: a Map, or a framework's registry looked up by name. */
+export type ToolsByName<T> = Pick<ReadonlyMap<string, T>, 'get' | 'has'>;
+
 /**
  * Redirect targets among the tools an adapter wrapped, by name: `newTool` runs the named tool's own
  * function through `executorOf`. Looked up when a hook names one, never listed per call.
  */
 export function redirectTargetsAmong<T>(
-  tools: ReadonlyMap<string, T>,
+  tools: ToolsByName<T>,
   executorOf: (target: T) => Executor,
 ): RedirectTargets {
   return {
@@ -144,7 +149,7 @@ type SetCall = Pick<CallSpec<unknown>, 'toolName' | 'args' | 'callId' | 'toolDes
  */
 export function setCallPlan<S, T>(
   settings: Pick<HookedSetSettings<S, unknown>, 'core' | 'state' | 'limits'>,
-  tools: ReadonlyMap<string, T>,
+  tools: ToolsByName<T>,
   tool: T,
   executorOf: (target: T) => Executor,
   call: SetCall,
@@ -181,4 +186,23 @@ export function readApprovalsMode(value: unknown, where: string): 'runner' | 'fr
   if (value === undefined || value === 'runner') return 'runner';
   if (value === 'framework') return 'framework';
   throw new TypeError(`${where}: options.approvals must be 'runner' or 'framework', got ${quoteValue(value)}`);
+}
+
+/**
+ * A tool call's arguments read once: a plain copy (each getter or Proxy trap read one time), so hooks and the
+ * tool see the same values. Values JSON cannot hold are kept by reference one level down.
+ */
+export function argsSnapshot(args: unknown): ToolArgs {
+  if (args === null || typeof args !== 'object') return {};
+  try {
+    const copy: unknown = JSON.parse(JSON.stringify(args));
+    if (isPlainObject(copy)) return copy;
+  } catch {
+    // a BigInt, a cycle: a shallow copy below
+  }
+  try {
+    return { ...(args as ToolArgs) };
+  } catch {
+    return {};
+  }
 }

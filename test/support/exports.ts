@@ -27,6 +27,7 @@ export const ENTRY_POINTS: readonly string[] = [
   'limits/index.ts',
   'receipts/index.ts',
   'policy/index.ts',
+  'adapters/strands/index.ts',
 ];
 
 const ALL = '*';

@@ -11,13 +11,12 @@
  * @internal
  */
 import { HookAbortError } from '../../errors.js';
-import { isPlainObject } from '../../decisions.js';
 import type { PendingApproval } from '../../flows/handoff.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { ToolArgs } from '../../hook.js';
 import type { HookedSetSettings } from '../shared.js';
-import { setCallPlan } from '../shared.js';
+import { argsSnapshot, setCallPlan } from '../shared.js';
 import type { AdkApprovals } from './approvals.js';
 import { AWAITING_CONFIRMATION } from './approvals.js';
 import type { AdkTool, AdkToolCallbackParams, AdkToolContext } from './types.js';
@@ -28,7 +27,7 @@ export type AdkResponse = Record<string, unknown>;
 /** Runs one call through the hooks; never rejects: every ending is a response for the model. */
 export async function runAdkCall<S>(settings: HookedSetSettings<S, AdkApprovals>, params: AdkToolCallbackParams): Promise<AdkResponse> {
   const { tool, toolContext } = params;
-  const args = snapshotOf(params.toolArgs);
+  const args = argsSnapshot(params.toolArgs);
   const tools = toolsOf(tool, toolContext);
   const state: { pending?: PendingApproval; refused?: string } = {};
   const handoff = settings.approvals?.handoff(tool.name, args, toolContext, state);
@@ -47,25 +46,6 @@ export async function runAdkCall<S>(settings: HookedSetSettings<S, AdkApprovals>
     }
     // As ADK reports a tool's error to the model when no plugin recovered it.
     return { error: error instanceof Error ? error.message : error };
-  }
-}
-
-/**
- * The arguments read once: a plain copy (each getter or Proxy trap read one time), so hooks and the
- * tool see the same values. Values JSON cannot hold are kept by reference one level down.
- */
-function snapshotOf(args: unknown): ToolArgs {
-  if (args === null || typeof args !== 'object') return {};
-  try {
-    const copy: unknown = JSON.parse(JSON.stringify(args));
-    if (isPlainObject(copy)) return copy;
-  } catch {
-    // a BigInt, a cycle: a shallow copy below
-  }
-  try {
-    return { ...(args as ToolArgs) };
-  } catch {
-    return {};
   }
 }
 

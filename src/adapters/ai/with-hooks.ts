@@ -20,7 +20,7 @@ import { recordDeniedCall } from '../denied-call.js';
 import { startCallSpan } from '../../flows/tool-call.js';
 import type { ApprovalCall, CallRunner, ToolApprovalOptions, ToolApprovalStatus } from './approval.js';
 import { FrameworkApprovals } from './approval.js';
-import { frameworkToolSpan } from './framework-span.js';
+import { frameworkToolSpan } from '../framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
 

@@ -6,16 +6,12 @@
  * resume value from the same `interrupt()` call. How users see it: docs/adapters.md, "LangChain.js".
  * @internal
  */
-import type { SpanContext } from '@opentelemetry/api';
-import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import type { HITLRequest, HITLResponse, ToolCallRequest } from 'langchain';
 import { isPlainObject } from '../../decisions.js';
 import type { ApprovalRequest, ApprovalResponse, Approver, ToolArgs } from '../../index.js';
-import { addSpanLink } from '../../telemetry/span.js';
-import { ATTR_APPROVAL_ID } from '../../telemetry/semconv.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
 import type { ApprovalLedger } from '../approval-ledger.js';
-import { alreadyResolved, approvalId, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
+import { alreadyResolved, approvalId, askedInOf, callDigest, callSpanContext, linkToAsker, notAskedAbout } from '../approval-ledger.js';
 
 /**
  * The value of the interrupt an Ask raises (`result.__interrupt__[i].value`): LangChain's own
@@ -235,29 +231,4 @@ function shown(value: unknown): string {
   return `the ${typeof value} ${typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value)}`;
 }
 
-/**
- * The approver runs in the call's context: the active span is the call's `execute_tool` span (the
- * one that asked, on the asking pass). Undefined when it does not record; never throws.
- */
-function callSpanContext(): SpanContext | undefined {
-  try {
-    const span = trace.getSpan(context.active());
-    const spanContext = span?.isRecording() === true ? span.spanContext() : undefined;
-    return spanContext !== undefined && isSpanContextValid(spanContext) ? spanContext : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
-/**
- * The resumed pass's `execute_tool` span links to the span that asked. The resume value is known
- * only once the hooks asked again, after the span started, so the link is added to the started span.
- */
-function linkToAsker(askedIn: SpanContext, id: string): void {
-  try {
-    const span = trace.getSpan(context.active());
-    if (span !== undefined) addSpanLink(span, { context: askedIn, attributes: { [ATTR_APPROVAL_ID]: id } });
-  } catch {
-    // The context API failing costs the link, never the call.
-  }
-}

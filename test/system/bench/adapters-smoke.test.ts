@@ -25,6 +25,6 @@ describe('npm run bench:adapters', () => {
     expect(stdout).toMatch(/^ai7\.otel\+toolhooks .*execute_tool 1, toolhooks\.\* 2$/m);
     expect(stdout).toMatch(/^ai7\.otel .*execute_tool 1, toolhooks\.\* 0$/m);
     expect(stdout).toContain('one execute_tool span per call with @ai-sdk/otel: met');
-    for (const id of ['openai-agents', 'mastra', 'adk', 'mcp2']) expect(stdout).toMatch(new RegExp(`^${id}\\.toolhooks .*execute_tool 1, toolhooks\\.\\* 2$`, 'm'));
+    for (const id of ['openai-agents', 'mastra', 'adk', 'strands', 'mcp2']) expect(stdout).toMatch(new RegExp(`^${id}\\.toolhooks .*execute_tool 1, toolhooks\\.\\* 2$`, 'm'));
   }, 150_000);
 });

@@ -207,3 +207,21 @@ describe('the packed package: toolhooks/receipts', () => {
     expect(run('node', ['--input-type=module', '-e', `const m = await import('toolhooks/receipts'); console.log(Object.keys(m).sort().join(','))`], app).trim()).toBe(surface);
   });
 });
+
+describe('the packed package: toolhooks/strands', () => {
+  // A call the hooks continue returns the tool's own result block: nothing of Strands is needed to run it.
+  const useStrands = `
+    const handler = toolhooksHooks(new HookRunner([{ beforeTool: () => undefined }]));
+    const tool = { name: 'echo', async *stream(ctx) { return { type: 'toolResultBlock', toolUseId: ctx.toolUse.toolUseId, status: 'success', content: [{ type: 'textBlock', text: 'ran ' + ctx.toolUse.input.x }] }; } };
+    const event = { agent: {}, toolUse: { name: 'echo', toolUseId: 'c', input: { x: 1 } }, tool, selectedTool: undefined };
+    handler.beforeToolCall(event).apply(event);
+    event.selectedTool.stream({ toolUse: event.toolUse, agent: {}, interrupt() {} }).next().then((out) => console.log(JSON.stringify(out.value.content)));`;
+
+  it('loads and works through require and import without Strands installed', () => {
+    expect(() => run('node', ['-e', `require.resolve('@strands-agents/sdk')`], app)).toThrow(/Cannot find module/);
+    const expected = '[{"type":"textBlock","text":"ran 1"}]';
+    expect(run('node', ['-e', `const { HookRunner } = require('toolhooks'); const { toolhooksHooks } = require('toolhooks/strands');${useStrands}`], app).trim()).toBe(expected);
+    expect(run('node', ['--input-type=module', '-e', `import { HookRunner } from 'toolhooks'; import { toolhooksHooks } from 'toolhooks/strands';${useStrands}`], app).trim()).toBe(expected);
+    expect(run('node', ['-e', `console.log(Object.keys(require('toolhooks/strands')).sort().join(','))`], app).trim()).toBe('ToolhooksInterventions,toolhooksHooks');
+  });
+});

@@ -6,9 +6,9 @@
  */
 import type { Span } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
-import { reportTelemetryFailure } from '../../telemetry/failures.js';
-import { sdkSpanNameAndAttributes } from '../../telemetry/otel-private.js';
-import { ATTR_GEN_AI_TOOL_CALL_ID, SPAN_EXECUTE_TOOL_PREFIX } from '../../telemetry/semconv.js';
+import { reportTelemetryFailure } from '../telemetry/failures.js';
+import { sdkSpanNameAndAttributes } from '../telemetry/otel-private.js';
+import { ATTR_GEN_AI_TOOL_CALL_ID, SPAN_EXECUTE_TOOL_PREFIX } from '../telemetry/semconv.js';
 
 /**
  * The active span when it is the framework's recording `execute_tool {toolName}` span of this call

@@ -1,0 +1,75 @@
+/**
+ * The Strands Agents shapes this adapter uses, written out structurally: Strands is an optional peer,
+ * and toolhooks/strands loads without it in both module formats. The handler they build is what a
+ * Strands `Agent` takes in its `interventions` (checked by the adapter's tests against
+ * `@strands-agents/sdk` 1.19).
+ */
+
+/** A tool call as Strands hands it over (`ToolUse`): the tool's name, the model's call id and the input. */
+export interface StrandsToolUse {
+  readonly name: string;
+  readonly toolUseId: string;
+  readonly input: unknown;
+}
+
+/** A content block of a tool result (`TextBlock`, `JsonBlock`, or another Strands block). */
+export interface StrandsResultContent {
+  readonly type: string;
+  readonly text?: string;
+  readonly json?: unknown;
+}
+
+/** A Strands `ToolResultBlock`: what a tool's `stream()` returns and the model reads. */
+export interface StrandsToolResultBlock {
+  readonly type: 'toolResultBlock';
+  readonly toolUseId: string;
+  readonly status: 'success' | 'error';
+  readonly content: readonly StrandsResultContent[];
+  readonly error?: Error;
+}
+
+/** The context Strands runs a tool with (`ToolContext`). */
+export interface StrandsToolContext {
+  readonly toolUse: StrandsToolUse;
+  readonly agent: StrandsAgent;
+  readonly invocationState?: Record<string, unknown>;
+  readonly cancelSignal?: AbortSignal;
+  /** Pauses the agent (Strands' `InterruptError`) until the app resumes it with a response; returns the response then. */
+  interrupt(params: { name: string; reason?: unknown; response?: unknown }): unknown;
+}
+
+/** A Strands tool (`Tool`): its name, its description and the stream that runs it. */
+export interface StrandsTool {
+  readonly name: string;
+  readonly description?: string;
+  stream(context: StrandsToolContext): AsyncGenerator<unknown, StrandsToolResultBlock | undefined, unknown>;
+}
+
+/** The part of a Strands agent (`LocalAgent`) this adapter reads: its tools, as Redirect targets. */
+export interface StrandsAgent {
+  readonly name?: string;
+  readonly toolRegistry?: { get(name: string): StrandsTool | undefined };
+}
+
+/** What Strands hands an intervention's `beforeToolCall` (a `BeforeToolCallEvent`). */
+export interface StrandsBeforeToolCallEvent {
+  readonly agent: StrandsAgent;
+  toolUse: StrandsToolUse;
+  readonly tool: StrandsTool | undefined;
+  selectedTool: StrandsTool | undefined;
+}
+
+/** Strands' `proceed` intervention action: no opinion. */
+export interface StrandsProceed {
+  readonly type: 'proceed';
+}
+
+/** An intervention action as Strands reads it: go on (`proceed`), or change the event (`transform`). */
+export type StrandsInterventionAction =
+  | StrandsProceed
+  | {
+      readonly type: 'transform';
+      readonly reason?: string;
+      /** Strands calls it with the event the action answers (typed as any lifecycle event by Strands). */
+      readonly apply: (event: object) => void;
+    };
