@@ -15,7 +15,6 @@ import type { SpanContext } from '@opentelemetry/api';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { addSpanLink } from '../telemetry/span.js';
 import { ATTR_APPROVAL_ID } from '../telemetry/semconv.js';
-import type { PendingApproval } from '../flows/handoff.js';
 import { setBounded } from '../internal/bounded-map.js';
 import { warnVisibly } from '../telemetry/warn-once.js';
 import { jsonOf } from './shared.js';
