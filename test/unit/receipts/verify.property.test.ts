@@ -98,8 +98,9 @@ describe('verifyReceipts finds every random edit (property)', () => {
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 3 }), async (edits) => {
         const lines = [...valid];
         for (const change of edits) apply(lines, change);
-        // Edits that undo each other, rewrite a value with itself, or only move a line past another stream's
-        // (streams chain apart; how they interleave is not recorded) leave a valid file.
+        // Edits that undo each other, rewrite a value with itself, only move a line past another stream's
+        // (streams chain apart; how they interleave is not recorded) or a record past its own stream's head
+        // leave a valid file.
         fc.pre(byStream(lines) !== byStream(valid));
         const result = await verifyReceipts(write(lines), { publicKey });
         expect(result.ok, `edits ${JSON.stringify(edits)} went unnoticed`).toBe(false);
@@ -111,14 +112,23 @@ describe('verifyReceipts finds every random edit (property)', () => {
   });
 });
 
-/** Each stream's lines in file order, streams apart. */
+/**
+ * Each stream's records in file order and its heads as a set, streams apart: what a file says. A head names
+ * the seq it signs, so where it stands among its stream's records says nothing (a swap that only moves a
+ * record past its stream's head leaves the same file in meaning).
+ */
 function byStream(lines: readonly string[]): string {
-  const streams = new Map<string, string[]>();
+  const streams = new Map<string, { records: string[]; heads: string[] }>();
   for (const line of lines) {
     const stream = /"stream":("[^"]*")/.exec(line)?.[1] ?? '';
-    streams.set(stream, [...(streams.get(stream) ?? []), line]);
+    const group = streams.get(stream) ?? { records: [], heads: [] };
+    (isHead(line) ? group.heads : group.records).push(line);
+    streams.set(stream, group);
   }
-  return [...streams.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, group]) => group.join('\n')).join('\n--\n');
+  return [...streams.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([, group]) => [...group.records, '--heads--', ...group.heads.sort()].join('\n'))
+    .join('\n--\n');
 }
 
 function write(lines: readonly string[]): string {
