@@ -8,7 +8,7 @@
 import { brandAcrossBuilds, processWide } from '../../internal/brand.js';
 import { typeName } from '../../internal/describe.js';
 import { VERSION } from '../../version.js';
-import type { ApprovalResponse, ToolArgs } from '../../index.js';
+import type { ApprovalResponse, ToolArgs } from '../../hook.js';
 import { ApprovalLedger } from '../approval-ledger.js';
 import type { PendingApproval } from '../../flows/handoff.js';
 import { setBounded } from '../../internal/bounded-map.js';

@@ -4,11 +4,14 @@
  * @internal
  */
 import { isPlainObject } from '../../decisions.js';
-import type { Executor, HookAbortError, HookRunner, ToolArgs } from '../../index.js';
+import type { Executor } from '../../flows/execute-tool.js';
+import type { HookAbortError } from '../../errors.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
+import type { ToolArgs } from '../../hook.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
 import { runnerCore } from '../../runner/registry.js';
-import { redirectTargetsSharing } from '../shared.js';
+import { redirectTargetsSharing } from '../redirect-targets.js';
 import type { ApprovalMode } from './approvals.js';
 import type { AskedCalls } from './asked.js';
 import type { PendingCalls } from './pending.js';

@@ -4,14 +4,14 @@
  * call ends as pending; a deferred call's resumed PreToolUse carries the app's answer.
  * @internal
  */
-import { HookAbortError } from '../../index.js';
-import type { Executor } from '../../index.js';
+import { HookAbortError } from '../../errors.js';
+import type { Executor } from '../../flows/execute-tool.js';
 import type { ApprovalHandoff, PendingApproval } from '../../flows/handoff.js';
 import type { Resolution } from '../approval-ledger.js';
 import { alreadyResolved, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
 import { recordDeniedCall } from '../denied-call.js';
 import { runnerCore } from '../../runner/registry.js';
-import { toText } from '../shared.js';
+import { toText } from '../json-text.js';
 import type { ClaudeCall, Settings } from './call.js';
 import { callTool, deny, preToolUse, readCall, sameJson, stop, toolInput } from './call.js';
 import type { ClaudeHookInput, ClaudeHookOutput } from './types.js';

@@ -4,13 +4,16 @@
  * @internal
  */
 import { ToolMessage } from '@langchain/core/messages';
-import type { Approver, Executor, HookRunner, ToolArgs } from '../../index.js';
+import type { Approver, ToolArgs } from '../../hook.js';
+import type { Executor } from '../../flows/execute-tool.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ApprovalHandoff } from '../../flows/handoff.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import { runnerCore } from '../../runner/registry.js';
-import type { CallLimits } from '../shared.js';
-import { redirectTargetsSharing, toText } from '../shared.js';
+import type { CallLimits } from '../settings.js';
+import { redirectTargetsSharing } from '../redirect-targets.js';
+import { toText } from '../json-text.js';
 import { isGraphInterrupt } from './approval.js';
 
 /** Runs one tool of the agent (the requested one or a redirect target) with the given args. */

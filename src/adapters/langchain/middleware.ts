@@ -6,50 +6,18 @@ import type { ToolMessage } from '@langchain/core/messages';
 import type { AgentMiddleware, ToolCallRequest } from 'langchain';
 import { createMiddleware } from 'langchain';
 import { typeName } from '../../internal/describe.js';
-import { HookAbortError } from '../../index.js';
-import type { HookRunner, ToolArgs } from '../../index.js';
+import { HookAbortError } from '../../errors.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
+import type { ToolArgs } from '../../hook.js';
 import { ApprovalLedger } from '../approval-ledger.js';
-import type { CallLimits } from '../shared.js';
-import { readApprovalsMode, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import type { CallLimits } from '../settings.js';
+import { readApprovalsMode, readLimits, requireOptionsObject, requireRunner } from '../settings.js';
 import type { CallApproval } from './approval.js';
 import { interruptApproval, isGraphInterrupt } from './approval.js';
 import { LANGGRAPH_SUSPENDS, runHookedCall, toToolMessage } from './call.js';
 import { LearnedRedirectTargets } from './redirect-targets.js';
 import { describeTool, nameOf } from './tools.js';
-
-/**
- * Options of {@link toolhooksMiddleware}.
- *
- * @example
- * ```ts
- * const agent = createAgent({ model, tools, middleware: [toolhooksMiddleware(runner, { tools, maxRetries: 2 })] });
- * ```
- */
-export interface ToolhooksMiddlewareOptions<S = unknown> {
-  /** State passed to hooks. Default: the agent's state at the time of the call (`request.state`). */
-  state?: S;
-  /**
-   * The tools a Redirect's `newTool` may name (usually the same array as `createAgent`'s `tools`), for
-   * every agent this middleware is given to. Default: the tools the calling agent offered its model in
-   * the model call that asked for the tool call — so a middleware shared by several agents only ever
-   * runs a tool of the agent the call came from.
-   */
-  tools?: readonly object[];
-  /** Middleware name, unique among the agent's middleware. Default `'toolhooks'`. */
-  name?: string;
-  /** How many times an on_error Redirect may retry a tool. Default 1. */
-  maxRetries?: number;
-  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
-  maxReexecutions?: number;
-  /**
-   * Who answers an Ask. `'runner'` (default): the runner's `approver`, inside the call.
-   * `'framework'`: LangGraph — the call raises an `interrupt()` whose value is a
-   * `ToolhooksApprovalInterrupt` (LangChain's human-in-the-loop request), the agent stops with
-   * it in `result.__interrupt__`, and the app resumes with `new Command({ resume })`
-   * (`ToolhooksApprovalResume`). The agent needs a checkpointer.
-   */
-  approvals?: 'runner' | 'framework';
-}
+import type { ToolhooksMiddlewareOptions } from './types.js';
 
 type Handler = (request: ToolCallRequest) => Promise<ToolMessage | CommandLike> | ToolMessage | CommandLike;
 type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall']>>>;

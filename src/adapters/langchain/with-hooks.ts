@@ -4,28 +4,13 @@
  */
 import { typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
-import type { HookRunner, ToolArgs } from '../../index.js';
-import type { CallLimits } from '../shared.js';
-import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
+import type { ToolArgs } from '../../hook.js';
+import type { CallLimits } from '../settings.js';
+import { readLimits, requireOptionsObject, requireRunner } from '../settings.js';
 import { LANGGRAPH_SUSPENDS, runHookedCall, toToolMessage } from './call.js';
 import { describeTool, nameOf } from './tools.js';
-
-/**
- * Options of {@link withHooks}.
- *
- * @example
- * ```ts
- * const [search] = withHooks([searchTool], runner, { state: { userId }, maxRetries: 2 });
- * ```
- */
-export interface LangChainWithHooksOptions<S = unknown> {
-  /** State passed to every hook. */
-  state?: S;
-  /** How many times an on_error Redirect may retry a tool. Default 1. */
-  maxRetries?: number;
-  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
-  maxReexecutions?: number;
-}
+import type { LangChainWithHooksOptions } from './types.js';
 
 type Invoke = (input: unknown, config?: unknown) => Promise<unknown>;
 
