@@ -24,6 +24,6 @@
  */
 export { withHooks } from './with-hooks.js';
 export type { FrameworkApprovalOptions, HookedTools, WithHooksOptions } from './with-hooks.js';
-export type { ToolApprovalOptions, ToolApprovalStatus } from './approval.js';
+export type { ToolApprovalOptions, ToolApprovalStatus } from './approvals.js';
 export { recordInvalidToolCalls } from './invalid-calls.js';
 export type { RecordInvalidToolCallsOptions, RepairToolCallOptions } from './invalid-calls.js';

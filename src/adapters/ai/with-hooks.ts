@@ -14,12 +14,12 @@ import type { CallLimits } from '../shared.js';
 import { copyWith, mapToolRecord, readApprovalsMode, readLimits, requireOptionsObject, requireRunner, setCallPlan } from '../shared.js';
 import type { HeldBefore } from '../../flows/before-ahead.js';
 import { runBeforeAhead } from '../../flows/before-ahead.js';
-import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalHandoff } from '../../runner/handoff.js';
 import { alreadyResolved, notAskedAbout } from '../approval-ledger.js';
 import { recordDeniedCall } from '../denied-call.js';
 import { startCallSpan } from '../../flows/tool-call.js';
-import type { ApprovalCall, CallRunner, ToolApprovalOptions, ToolApprovalStatus } from './approval.js';
-import { FrameworkApprovals } from './approval.js';
+import type { ApprovalCall, CallRunner, ToolApprovalOptions, ToolApprovalStatus } from './approvals.js';
+import { AiSdkApprovals } from './approvals.js';
 import { frameworkToolSpan } from '../framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
@@ -117,7 +117,7 @@ interface Settings<S> {
   readonly limits: CallLimits;
   readonly runnables: ReadonlyMap<string, Runnable>;
   /** The SDK's approval flow, with `approvals: 'framework'`. */
-  approvals: FrameworkApprovals | undefined;
+  approvals: AiSdkApprovals | undefined;
 }
 
 /** What a call of the framework approval flow adds to its spec. */
@@ -208,7 +208,7 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
     runnables,
     approvals: undefined,
   };
-  const approvals = mode === 'framework' ? new FrameworkApprovals(callRunner(settings), where) : undefined;
+  const approvals = mode === 'framework' ? new AiSdkApprovals(callRunner(settings), where) : undefined;
   settings.approvals = approvals;
 
   const hooked = mapToolRecord(tools, (name, tool) => {
@@ -225,7 +225,7 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
  * The hooked tool's `needsApproval` (framework approvals): the SDK's per-tool check, used by `ai` 6
  * and by `ai` 7 when no `toolApproval` function is given. The same check as `toolApproval`.
  */
-function hookedNeedsApproval(name: string, runnable: Runnable, approvals: FrameworkApprovals) {
+function hookedNeedsApproval(name: string, runnable: Runnable, approvals: AiSdkApprovals) {
   const own: unknown = (runnable.tool as { needsApproval?: unknown }).needsApproval;
   return async (input: unknown, sdkOptions?: { toolCallId?: unknown; messages?: readonly unknown[] }): Promise<boolean> => {
     const toolCallId = typeof sdkOptions?.toolCallId === 'string' ? sdkOptions.toolCallId : '';
@@ -335,7 +335,7 @@ function forTheModel(error: unknown): unknown {
  * approval check, or the app's approval. A response replayed for an approval already resolved never
  * runs the tool again: the SDK reports this error to the model as the tool's error.
  */
-async function approvalParts(approvals: FrameworkApprovals, call: ApprovalCall | undefined, messages: unknown): Promise<ApprovalParts | undefined> {
+async function approvalParts(approvals: AiSdkApprovals, call: ApprovalCall | undefined, messages: unknown): Promise<ApprovalParts | undefined> {
   const prepared = await approvals.forExecute(call, messages);
   if (prepared === undefined) return undefined;
   if (prepared.kind === 'held') return { before: prepared.before };

@@ -7,7 +7,7 @@ import type { HookRunner } from '../../index.js';
 import { optionalCount, duration } from '../../internal/validate.js';
 import { requireOptionsObject, requireRunner } from '../shared.js';
 import type { DeferredApprovals } from './approvals.js';
-import { readApprovals } from './approvals.js';
+import { readClaudeApprovalMode } from './approvals.js';
 import { AskedCalls } from './asked.js';
 import type { Settings } from './call.js';
 import { idOf } from './call.js';
@@ -100,7 +100,7 @@ export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: C
     state: 'state' in raw ? { value: raw.state as S } : undefined,
     tools: [...(tools as string[])],
     pending: new PendingCalls(maxMs),
-    approvals: readApprovals(raw.approvals, where),
+    approvals: readClaudeApprovalMode(raw.approvals, where),
     asked: new AskedCalls(),
     misshapen: new Set(),
   };

@@ -6,12 +6,12 @@
 import { ToolMessage } from '@langchain/core/messages';
 import type { Approver, Executor, HookRunner, ToolArgs } from '../../index.js';
 import { isPlainObject } from '../../decisions.js';
-import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalHandoff } from '../../runner/handoff.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import { runnerCore } from '../../runner/registry.js';
 import type { CallLimits } from '../shared.js';
 import { redirectTargetsSharing, toText } from '../shared.js';
-import { isGraphInterrupt } from './approval.js';
+import { isGraphInterrupt } from './approvals.js';
 
 /** Runs one tool of the agent (the requested one or a redirect target) with the given args. */
 type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<unknown>;

@@ -17,6 +17,6 @@
  */
 export { toolhooksMiddleware } from './middleware.js';
 export type { ToolhooksMiddlewareOptions } from './middleware.js';
-export type { ToolhooksApprovalInterrupt, ToolhooksApprovalResume } from './approval.js';
+export type { ToolhooksApprovalInterrupt, ToolhooksApprovalResume } from './approvals.js';
 export { withHooks } from './with-hooks.js';
 export type { LangChainWithHooksOptions } from './with-hooks.js';
