@@ -1,6 +1,7 @@
-// Stops `npm install`, `npm run demo` and `npm test` in a clone at once, with one line, when the Node.js
-// running them is older than package.json's `engines.node`: on Node 20 the install would otherwise take
-// minutes and then fail deep inside a dependency, and vitest's reporter crash. Written for every Node.js
+// Stops `npm run demo` and `npm test` in a clone at once (predemo, pretest), with one line, when the Node.js
+// running them is older than package.json's `engines.node`: on Node 20 the demo would otherwise fail deep
+// inside a dependency, and vitest's reporter crash. (`npm install` is stopped earlier, by `engine-strict` in
+// .npmrc: npm runs a root preinstall only after installing every dependency.) Written for every Node.js
 // still in use (no syntax newer than Node 8): it must run on the versions it turns away.
 /* global module, __dirname */
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: it runs on Node 8 and up */

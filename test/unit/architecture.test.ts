@@ -5,7 +5,7 @@
  * that an internal module exports only what another module or a test imports.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { dirname, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { unusedExports } from '../support/exports.js';
@@ -133,6 +133,31 @@ describe('exports', () => {
     write('src/lib/b.ts', "import type { Shape } from './a.js';\nexport function lonely(shape: Shape): void { void shape; }\nexport type Q = import('./c.js').Named;\n");
     write('src/lib/c.ts', 'export interface Named { n: number }\nexport class Hidden {}\n');
     expect(unusedExports(join(dir, 'src'), [])).toEqual([join('lib', 'a.ts') + ': Alias', join('lib', 'a.ts') + ': unused', join('lib', 'b.ts') + ': Q', join('lib', 'b.ts') + ': lonely', join('lib', 'c.ts') + ': Hidden']);
+  });
+});
+
+describe('approvals: one vocabulary (docs/architecture.md, "One Ask, from a hook to each framework")', () => {
+  it('the runner imports nothing from the flows, not even a type: it owns the hand-off protocol they carry', () => {
+    const edges: string[] = [];
+    for (const { file, text } of files.filter(({ file }) => layerOf(file) === 'runner')) {
+      for (const match of text.matchAll(/(?:\bfrom\s+|\bimport\()'(\.[^']+)'/g)) {
+        const target = normalize(join(dirname(file), (match[1] as string).replace(/\.js$/, '.ts')));
+        if (layerOf(target) === 'flows') edges.push(`${relative(SRC, file)} imports ${relative(SRC, target)}`);
+      }
+    }
+    expect(edges).toEqual([]);
+  });
+
+  it('no two classes in src/ share a name, and no module is named approval.ts (approvals.ts)', () => {
+    const homes = new Map<string, string[]>();
+    for (const { file, text } of files) {
+      for (const match of text.matchAll(/^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/gm)) {
+        const name = match[1] as string;
+        homes.set(name, [...(homes.get(name) ?? []), relative(SRC, file)]);
+      }
+    }
+    expect([...homes].filter(([, where]) => where.length > 1).map(([name, where]) => `${name}: ${where.join(', ')}`)).toEqual([]);
+    expect(files.filter(({ file }) => file.endsWith(`${sep}approval.ts`)).map(({ file }) => relative(SRC, file))).toEqual([]);
   });
 });
 

@@ -7,8 +7,7 @@
  * refused (the call is denied) and recorded.
  * @internal
  */
-import type { PendingApproval } from '../../flows/handoff.js';
-import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalHandoff, HandoffRequest } from '../../runner/handoff.js';
 import { ToolCall } from '../../flows/tool-call.js';
 import { brandAcrossBuilds } from '../../internal/brand.js';
 import { setBounded } from '../../internal/bounded-map.js';
@@ -69,7 +68,7 @@ export class AdkApprovals {
    * call's context carries ADK's confirmation), the answer settles the Ask — refused when it was
    * asked about another tool or other arguments. `state.pending` is set when the call asked.
    */
-  handoff(toolName: string, args: ToolArgs, toolContext: AdkToolContext, state: { pending?: PendingApproval; refused?: string }): ApprovalHandoff | undefined {
+  handoff(toolName: string, args: ToolArgs, toolContext: AdkToolContext, state: { pending?: HandoffRequest; refused?: string }): ApprovalHandoff | undefined {
     const id = toolContext.functionCallId;
     if (id === undefined || id === '') return undefined; // ADK pins a confirmation to a call id: without one, the runner's approver decides
     const confirmation = toolContext.toolConfirmation;

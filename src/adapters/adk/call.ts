@@ -11,7 +11,7 @@
  * @internal
  */
 import { HookAbortError } from '../../errors.js';
-import type { PendingApproval } from '../../flows/handoff.js';
+import type { HandoffRequest } from '../../runner/handoff.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { ToolArgs } from '../../hook.js';
@@ -30,7 +30,7 @@ export async function runAdkCall<S>(settings: AdapterSettings<S, AdkApprovals>, 
   const { tool, toolContext } = params;
   const args = argsSnapshot(params.toolArgs);
   const tools = toolsOf(tool, toolContext);
-  const state: { pending?: PendingApproval; refused?: string } = {};
+  const state: { pending?: HandoffRequest; refused?: string } = {};
   const handoff = settings.approvals?.handoff(tool.name, args, toolContext, state);
   const executorOf = (target: AdkTool): Executor => (callArgs) => runTool(target, callArgs, toolContext);
   const signal = toolContext.invocationContext?.abortSignal;

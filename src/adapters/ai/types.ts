@@ -3,7 +3,7 @@
  * shares), what `withHooks` returns with framework approvals, and what `recordInvalidToolCalls` reads.
  */
 import type { AdapterOptions } from '../types.js';
-import type { ToolApprovalOptions, ToolApprovalStatus } from './approval.js';
+import type { ToolApprovalOptions, ToolApprovalStatus } from './approvals.js';
 
 /**
  * Options of {@link withHooks}.

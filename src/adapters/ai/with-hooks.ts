@@ -16,12 +16,12 @@ import { copyWith, mapToolRecord } from '../tool-copy.js';
 import { setCallPlan } from '../call-plan.js';
 import type { HeldBefore } from '../../flows/before-ahead.js';
 import { runBeforeAhead } from '../../flows/before-ahead.js';
-import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalHandoff } from '../../runner/handoff.js';
 import { alreadyResolved, notAskedAbout } from '../approval-ledger.js';
 import { recordDeniedCall } from '../denied-call.js';
 import { startCallSpan } from '../../flows/tool-call.js';
-import type { ApprovalCall, CallRunner } from './approval.js';
-import { FrameworkApprovals } from './approval.js';
+import type { ApprovalCall, CallRunner } from './approvals.js';
+import { AiSdkApprovals } from './approvals.js';
 import { frameworkToolSpan } from '../framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
@@ -38,7 +38,7 @@ interface Runnable {
 }
 
 /** What every call through one hooked tool set shares; `approvals` is the SDK's approval flow, with `approvals: 'framework'`. */
-interface Settings<S> extends AdapterSettings<S, FrameworkApprovals> {
+interface Settings<S> extends AdapterSettings<S, AiSdkApprovals> {
   readonly abortRun: AbortController | undefined;
   readonly runnables: ReadonlyMap<string, Runnable>;
 }
@@ -123,8 +123,8 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
     const description: unknown = (tool as { description?: unknown }).description;
     runnables.set(name, { tool, execute: execute as ExecuteFunction, description: typeof description === 'string' ? description : undefined });
   }
-  const shared = { ...adapterSettings<S, FrameworkApprovals>(core, raw, where, undefined), abortRun: raw.abortRun as AbortController | undefined, runnables };
-  const approvals = mode === 'framework' ? new FrameworkApprovals(callRunner(shared), where) : undefined;
+  const shared = { ...adapterSettings<S, AiSdkApprovals>(core, raw, where, undefined), abortRun: raw.abortRun as AbortController | undefined, runnables };
+  const approvals = mode === 'framework' ? new AiSdkApprovals(callRunner(shared), where) : undefined;
   const settings: Settings<S> = { ...shared, approvals };
 
   const hooked = mapToolRecord(tools, (name, tool) => {
@@ -141,7 +141,7 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
  * The hooked tool's `needsApproval` (framework approvals): the SDK's per-tool check, used by `ai` 6
  * and by `ai` 7 when no `toolApproval` function is given. The same check as `toolApproval`.
  */
-function hookedNeedsApproval(name: string, runnable: Runnable, approvals: FrameworkApprovals) {
+function hookedNeedsApproval(name: string, runnable: Runnable, approvals: AiSdkApprovals) {
   const own: unknown = (runnable.tool as { needsApproval?: unknown }).needsApproval;
   return async (input: unknown, sdkOptions?: { toolCallId?: unknown; messages?: readonly unknown[] }): Promise<boolean> => {
     const toolCallId = typeof sdkOptions?.toolCallId === 'string' ? sdkOptions.toolCallId : '';
@@ -251,7 +251,7 @@ function forTheModel(error: unknown): unknown {
  * approval check, or the app's approval. A response replayed for an approval already resolved never
  * runs the tool again: the SDK reports this error to the model as the tool's error.
  */
-async function approvalParts(approvals: FrameworkApprovals, call: ApprovalCall | undefined, messages: unknown): Promise<ApprovalParts | undefined> {
+async function approvalParts(approvals: AiSdkApprovals, call: ApprovalCall | undefined, messages: unknown): Promise<ApprovalParts | undefined> {
   const prepared = await approvals.forExecute(call, messages);
   if (prepared === undefined) return undefined;
   if (prepared.kind === 'held') return { before: prepared.before };

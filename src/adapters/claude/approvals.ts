@@ -8,24 +8,24 @@
 import { brandAcrossBuilds, processWide } from '../../internal/brand.js';
 import { typeName } from '../../internal/describe.js';
 import { VERSION } from '../../version.js';
-import type { ApprovalResponse, ToolArgs } from '../../hook.js';
+import type { ApprovalRequest, ApprovalResponse } from '../../hook.js';
 import { ApprovalLedger } from '../approval-ledger.js';
-import type { PendingApproval } from '../../flows/handoff.js';
+import type { HandoffRequest } from '../../runner/handoff.js';
 import { setBounded } from '../../internal/bounded-map.js';
 
-/** What a deferred call asked, for the app to show the person who decides. */
-export interface DeferredApprovalRequest {
-  /** The call's `tool_use_id`: the SDK's `deferred_tool_use.id`, and `toolhooks.approval.id`. */
-  readonly id: string;
-  /** The tool the call would run. */
-  readonly toolName: string;
-  /** The arguments it would run with (after the hooks' Redirects). */
-  readonly args: ToolArgs;
-  /** The asking hook's reason (the SDK's result message does not carry it). */
-  readonly reason: string;
-  /** The asking hook's name. */
-  readonly hook: string;
-}
+/**
+ * What a deferred call asked, for the app to show the person who decides: the fields of the runner's
+ * {@link ApprovalRequest} that outlive the query — the call's `tool_use_id` (the SDK's
+ * `deferred_tool_use.id`, and `toolhooks.approval.id`), the tool and arguments it would run (after the
+ * hooks' Redirects), and the asking hook's name and reason (the SDK's result message does not carry it).
+ *
+ * @example
+ * ```ts
+ * const asked: DeferredApprovalRequest | undefined = approvals.request(result.deferred_tool_use.id);
+ * if (asked !== undefined) console.log(`${asked.hook} asks before ${asked.toolName}: ${asked.reason}`);
+ * ```
+ */
+export type DeferredApprovalRequest = Pick<ApprovalRequest, 'id' | 'toolName' | 'args' | 'reason' | 'hook'>;
 
 /**
  * The answers to calls that a hook's Ask deferred (PreToolUse `permissionDecision: 'defer'`): pass it
@@ -100,7 +100,7 @@ class DeferredState {
   }
 
   /** Pass 1: the call `pending.id` was deferred; `about` is the digest of the requested call. */
-  asked(pending: PendingApproval, about: string | undefined): void {
+  asked(pending: HandoffRequest, about: string | undefined): void {
     this.ledger.asked(pending.id, about, pending.spanContext);
     const { id, toolName, args, reason, hook } = pending;
     this.remember(this.requests, id, Object.freeze({ id, toolName, args, reason, hook }));
@@ -131,10 +131,13 @@ export function deferredState(approvals: DeferredApprovals): DeferredState {
 }
 
 /** How the adapter hands an Ask to the SDK. */
-export type ApprovalMode = { readonly kind: 'runner' } | { readonly kind: 'ask'; readonly ledger: ApprovalLedger } | { readonly kind: 'defer'; readonly state: DeferredState };
+export type ClaudeApprovalMode = { readonly kind: 'runner' } | { readonly kind: 'ask'; readonly ledger: ApprovalLedger } | { readonly kind: 'defer'; readonly state: DeferredState };
 
-/** Reads `options.approvals`; a TypeError naming it for anything else. */
-export function readApprovals(value: unknown, where: string): ApprovalMode {
+/**
+ * Reads claudeAgentHooks' `options.approvals` (`'runner'`, `'ask'` or a DeferredApprovals; the other
+ * adapters' `'runner' | 'framework'` is `readApprovalsMode`); a TypeError naming it for anything else.
+ */
+export function readClaudeApprovalMode(value: unknown, where: string): ClaudeApprovalMode {
   if (value === undefined || value === 'runner') return { kind: 'runner' };
   if (value === 'ask') return { kind: 'ask', ledger: new ApprovalLedger(`${where} (ask)`) };
   if (value instanceof DeferredApprovals) return { kind: 'defer', state: deferredState(value) };

@@ -9,10 +9,10 @@ import type { HookAbortError } from '../../errors.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import type { ToolArgs } from '../../hook.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalHandoff } from '../../runner/handoff.js';
 import { runnerCore } from '../../runner/registry.js';
 import { redirectTargetsSharing } from '../redirect-targets.js';
-import type { ApprovalMode } from './approvals.js';
+import type { ClaudeApprovalMode } from './approvals.js';
 import type { AskedCalls } from './asked.js';
 import type { PendingCalls } from './pending.js';
 import type { ClaudeHookInput, ClaudeHookOutput } from './types.js';
@@ -22,7 +22,7 @@ export interface Settings<S> {
   readonly state: { readonly value: S } | undefined;
   readonly tools: readonly string[];
   readonly pending: PendingCalls;
-  readonly approvals: ApprovalMode;
+  readonly approvals: ClaudeApprovalMode;
   readonly asked: AskedCalls;
   /** Tools whose Replace was not shaped like their output (warned once each). */
   readonly misshapen: Set<string>;

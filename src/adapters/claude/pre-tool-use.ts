@@ -6,7 +6,7 @@
  */
 import { HookAbortError } from '../../errors.js';
 import type { Executor } from '../../flows/execute-tool.js';
-import type { ApprovalHandoff, PendingApproval } from '../../flows/handoff.js';
+import type { ApprovalHandoff, HandoffRequest } from '../../runner/handoff.js';
 import type { Resolution } from '../approval-ledger.js';
 import { alreadyResolved, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
 import { recordDeniedCall } from '../denied-call.js';
@@ -39,7 +39,7 @@ export function beforeTool<S>(input: ClaudeHookInput, toolUseID: string | undefi
 }
 
 /** Pass 1 of a handed-off Ask: the SDK asks (`ask`) or the query stops for the app (`defer`). */
-function handOff<S>(call: ClaudeCall, settings: Settings<S>, pending: PendingApproval, answer: Answer): void {
+function handOff<S>(call: ClaudeCall, settings: Settings<S>, pending: HandoffRequest, answer: Answer): void {
   const { approvals } = settings;
   if (pending.toolName !== call.toolName) {
     // A Redirect to another tool before the Ask: the SDK would ask about (and run) the requested one.

@@ -6,7 +6,7 @@ import { typeName } from '../../internal/describe.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import { optionalCount, duration } from '../../internal/validate.js';
 import { requireOptionsObject, requireRunner } from '../settings.js';
-import { readApprovals } from './approvals.js';
+import { readClaudeApprovalMode } from './approvals.js';
 import { AskedCalls } from './asked.js';
 import type { Settings } from './call.js';
 import { idOf } from './call.js';
@@ -66,7 +66,7 @@ export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: C
     state: 'state' in raw ? { value: raw.state as S } : undefined,
     tools: [...(tools as string[])],
     pending: new PendingCalls(maxMs),
-    approvals: readApprovals(raw.approvals, where),
+    approvals: readClaudeApprovalMode(raw.approvals, where),
     asked: new AskedCalls(),
     misshapen: new Set(),
   };

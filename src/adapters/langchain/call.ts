@@ -8,13 +8,13 @@ import type { Approver, ToolArgs } from '../../hook.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import { isPlainObject } from '../../decisions.js';
-import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalHandoff } from '../../runner/handoff.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import { runnerCore } from '../../runner/registry.js';
 import type { CallLimits } from '../settings.js';
 import { redirectTargetsSharing } from '../redirect-targets.js';
 import { toText } from '../json-text.js';
-import { isGraphInterrupt } from './approval.js';
+import { isGraphInterrupt } from './approvals.js';
 
 /** Runs one tool of the agent (the requested one or a redirect target) with the given args. */
 type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<unknown>;

@@ -18,4 +18,4 @@
 export { toolhooksMiddleware } from './middleware.js';
 export { withHooks } from './with-hooks.js';
 export type { LangChainWithHooksOptions, ToolhooksMiddlewareOptions } from './types.js';
-export type { ToolhooksApprovalInterrupt, ToolhooksApprovalResume } from './approval.js';
+export type { ToolhooksApprovalInterrupt, ToolhooksApprovalResume } from './approvals.js';

@@ -27,7 +27,7 @@ import type { ApprovalResponse } from '../../hook.js';
 import type { CallPlan, Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
-import type { PendingApproval } from '../../flows/handoff.js';
+import type { HandoffRequest } from '../../runner/handoff.js';
 import type { Resolution } from '../approval-ledger.js';
 import { ApprovalLedger, alreadyResolved, approvalId, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
 import { recordDeniedCall } from '../denied-call.js';
@@ -110,7 +110,7 @@ export class MastraApprovals {
 
   /** Pass 1: the hooks decide; an Ask becomes Mastra's tool-call approval and suspends the run. */
   async #ask<S>(plan: CallPlan<S>, run: AgentRun, key: string): Promise<unknown> {
-    let pending: PendingApproval | undefined;
+    let pending: HandoffRequest | undefined;
     const result = await runToolCall({ ...plan, handoff: { id: run.toolCallId, onPending: (asked) => void (pending = asked) } });
     if (pending === undefined) return result;
     const about = callDigest(plan.toolName, plan.args);

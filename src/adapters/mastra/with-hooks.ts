@@ -84,7 +84,7 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
   }
   const core = requireRunner<S>(runner, where);
   const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions', 'approvals']);
-  const approvals = readApprovals(raw.approvals, where);
+  const approvals = readApprovalsMode(raw.approvals, where) === 'framework' ? new MastraApprovals(where) : undefined;
   const runnables = new Map<string, Runnable>();
   for (const [name, tool] of Object.entries(tools as Record<string, unknown>)) {
     const runnable = runnableOf(name, tool, where);
@@ -99,10 +99,6 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
     return copy;
   });
   return hooked as T;
-}
-
-function readApprovals(value: unknown, where: string): MastraApprovals | undefined {
-  return readApprovalsMode(value, where) === 'framework' ? new MastraApprovals(where) : undefined;
 }
 
 function runnableOf(name: string, tool: unknown, where: string): Runnable | undefined {

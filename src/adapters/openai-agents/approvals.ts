@@ -6,14 +6,14 @@
  */
 import { typeName } from '../../internal/describe.js';
 import type { RunnerCore } from '../../runner/core.js';
-import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalHandoff } from '../../runner/handoff.js';
 import type { ToolArgs } from '../../hook.js';
 import { ApprovalLedger, alreadyResolved, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
 import { HeldCalls } from './held-calls.js';
 import { recordDeniedCall } from '../denied-call.js';
 
-/** The approvals of one `withHooks(…, { approvals: 'framework' })`. @internal */
-export class FrameworkApprovals {
+/** The Agents SDK approvals of one `withHooks(…, { approvals: 'framework' })`. @internal */
+export class AgentsSdkApprovals {
   readonly ledger: ApprovalLedger;
   readonly held: HeldCalls;
 
@@ -65,12 +65,12 @@ function approvalOf(runContext: unknown, toolName: string, callId: string): bool
 }
 
 /** Builds the approvals of one `withHooks`. @internal */
-export function frameworkApprovals<S>(core: RunnerCore<S>, where: string): FrameworkApprovals {
-  return new FrameworkApprovals(core as RunnerCore, where);
+export function agentsSdkApprovals<S>(core: RunnerCore<S>, where: string): AgentsSdkApprovals {
+  return new AgentsSdkApprovals(core as RunnerCore, where);
 }
 
 /** Hooked tools (with `approvals: 'framework'`) and whose approvals they are. */
-const registry = new WeakMap<object, { readonly approvals: FrameworkApprovals; readonly name: string }>();
+const registry = new WeakMap<object, { readonly approvals: AgentsSdkApprovals; readonly name: string }>();
 
 /** What the SDK passes a `toolErrorFormatter` (the fields read here; `@openai/agents`' `ToolErrorFormatterArgs`). */
 export interface ToolErrorFormatterArgs {
@@ -122,7 +122,7 @@ export function approvalRejections(tools: readonly unknown[], options?: Approval
   if (formatter !== undefined && typeof formatter !== 'function') {
     throw new TypeError(`${where}: options.formatter must be a toolErrorFormatter function, got ${typeName(formatter)}`);
   }
-  const byName = new Map<string, FrameworkApprovals>();
+  const byName = new Map<string, AgentsSdkApprovals>();
   for (const tool of tools as readonly unknown[]) {
     const entry = tool !== null && typeof tool === 'object' ? registry.get(tool) : undefined;
     if (entry !== undefined && !byName.has(entry.name)) byName.set(entry.name, entry.approvals);

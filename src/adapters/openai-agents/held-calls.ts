@@ -7,7 +7,7 @@
  */
 import type { Context } from '@opentelemetry/api';
 import { context } from '@opentelemetry/api';
-import type { ApprovalHandoff, PendingApproval } from '../../flows/handoff.js';
+import type { ApprovalHandoff, HandoffRequest } from '../../runner/handoff.js';
 import { jsonOf } from '../json-text.js';
 
 /** The SDK's invocation of a tool, as `invoke(runContext, input, details)` receives it. */
@@ -161,7 +161,7 @@ export class HeldCalls {
   readonly #held = new Map<string, HeldCall[]>();
 
   constructor(
-    private readonly onAsked: (pending: PendingApproval, about: string | undefined) => void,
+    private readonly onAsked: (pending: HandoffRequest, about: string | undefined) => void,
     private readonly timeoutMs = HELD_CALL_TIMEOUT_MS,
   ) {}
 

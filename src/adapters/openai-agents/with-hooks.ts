@@ -14,12 +14,12 @@ import { adapterSettings, readApprovalsMode, requireOptionsObject, requireRunner
 import { setCallPlan } from '../call-plan.js';
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
-import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalHandoff } from '../../runner/handoff.js';
 import { callDigest } from '../approval-ledger.js';
 import type { Invocation, Perform } from './held-calls.js';
 import { GuardrailRejectedError, heldKey } from './held-calls.js';
-import type { FrameworkApprovals } from './approvals.js';
-import { frameworkApprovals } from './approvals.js';
+import type { AgentsSdkApprovals } from './approvals.js';
+import { agentsSdkApprovals } from './approvals.js';
 import type { WithHooksOptions } from './types.js';
 
 /** The versions whose function tools this adapter knows (their shape is checked when wrapping). */
@@ -37,7 +37,7 @@ interface FunctionToolParts {
   readonly description: string | undefined;
 }
 
-interface Settings<S> extends AdapterSettings<S, FrameworkApprovals> {
+interface Settings<S> extends AdapterSettings<S, AgentsSdkApprovals> {
   readonly tools: ReadonlyMap<string, FunctionToolParts>;
 }
 
@@ -91,7 +91,7 @@ export function withHooks<T extends readonly unknown[], S = unknown>(tools: T, r
   const parts = (tools as readonly unknown[]).map((tool, index) => functionToolParts(tool, index, where));
   const byName = new Map<string, FunctionToolParts>();
   for (const part of parts) if (part !== undefined) byName.set(part.name, part);
-  const approvals = mode === 'framework' ? frameworkApprovals(core, where) : undefined;
+  const approvals = mode === 'framework' ? agentsSdkApprovals(core, where) : undefined;
   const settings: Settings<S> = { ...adapterSettings(core, raw, where, approvals), tools: byName };
   return (tools as readonly unknown[]).map((tool, index) => {
     const part = parts[index];
@@ -160,7 +160,7 @@ function hookedInvoke<S>(parts: FunctionToolParts, settings: Settings<S>): Invok
  * and the hooks run when the approved call is invoked), then the call's before_tool phase, held for
  * the invoke that follows; true when the hooks asked.
  */
-function hookedNeedsApproval<S>(parts: FunctionToolParts, settings: Settings<S>, approvals: FrameworkApprovals): NeedsApproval {
+function hookedNeedsApproval<S>(parts: FunctionToolParts, settings: Settings<S>, approvals: AgentsSdkApprovals): NeedsApproval {
   return async (runContext, input, callId) => {
     if ((await parts.needsApproval.call(parts.tool, runContext, input, callId)) === true) return true;
     if (typeof callId !== 'string') return false;
@@ -184,7 +184,7 @@ function hookedNeedsApproval<S>(parts: FunctionToolParts, settings: Settings<S>,
  * throwing), ends the call's held flow at once: the SDK will not invoke the tool after it. What the
  * guardrail returns or throws reaches the SDK as it is.
  */
-function releasing(guardrail: unknown, toolName: string, approvals: FrameworkApprovals): unknown {
+function releasing(guardrail: unknown, toolName: string, approvals: AgentsSdkApprovals): unknown {
   if (guardrail === null || typeof guardrail !== 'object') return guardrail;
   const { run, name } = guardrail as { run?: unknown; name?: unknown };
   if (typeof run !== 'function') return guardrail;

@@ -9,7 +9,7 @@
  * @internal
  */
 import { isPlainObject } from '../../decisions.js';
-import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalHandoff } from '../../runner/handoff.js';
 import type { ApprovalRequest, ApprovalResponse, Approver, ToolArgs } from '../../hook.js';
 import { setBounded } from '../../internal/bounded-map.js';
 import { quoteValue } from '../../internal/describe.js';
@@ -34,17 +34,14 @@ const INTERRUPT_NAME = 'toolhooks';
  * ```
  */
 export interface ToolhooksInterruptReason {
-  readonly toolhooks: {
+  /**
+   * The runner's {@link ApprovalRequest} as far as it outlives the run: the tool the call would run (a
+   * Redirect's target), its arguments, the arguments redacted (what to show a person), and the first
+   * asking hook and its reason.
+   */
+  readonly toolhooks: Pick<ApprovalRequest, 'toolName' | 'args' | 'redactedArgs' | 'reason' | 'hook'> & {
     /** The approval id (`toolhooks.approval.id`): Strands' tool use id. */
     readonly approvalId: string;
-    /** The tool the call would run (a Redirect's target) and its arguments. */
-    readonly toolName: string;
-    readonly args: ToolArgs;
-    /** The arguments as JSON with the runner's redaction rules applied: what to show a person. */
-    readonly redactedArgs: string;
-    /** The first asking hook and its reason. */
-    readonly hook: string;
-    readonly reason: string;
   };
 }
 

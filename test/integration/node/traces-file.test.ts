@@ -2,20 +2,21 @@
  * startTelemetry({ file }) and TOOLHOOKS_TRACES_FILE: real tool calls recorded to a file of OTLP/JSON
  * lines, then read back by replay, which finds exactly the decisions a changed policy would change; a file
  * that cannot be written is said once, naming the path, and the calls go on.
- * (The same file read by the Collector's otlpjsonfile receiver: the collector built by
- * scripts/build-otelcol.sh does not include that receiver; see docs/telemetry.md.)
+ * The same file decoded line by line by the Collector's OTLP/JSON decoder (pdata), the one its otlpjsonfile
+ * receiver runs on each line: test/system/traces-file/otlpjson-decode.test.ts (the receiver itself is not
+ * built here; see docs/telemetry.md).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HookAbortError, HookRunner, executeTool } from '../../../src/index.js';
+import { HookRunner, executeTool } from '../../../src/index.js';
 import { startTelemetry } from '../../../src/node/index.js';
 import { replay } from '../../../src/replay/index.js';
 import type { ReplayReport } from '../../../src/replay/index.js';
 import { resetOtelGlobals } from '../../support/otel-globals.js';
 import { useTempDir } from '../../support/temp-dir.js';
 import { policyV2 } from '../replay/policy-v2.js';
-import { PLANNED, policyV1 } from '../replay/record-traffic.js';
+import { runPlannedCalls } from '../replay/record-traffic.js';
 
 const dir = useTempDir('traces-file');
 
@@ -23,25 +24,6 @@ afterEach(() => {
   vi.unstubAllEnvs();
   resetOtelGlobals();
 });
-
-/** Runs the planned calls through policy v1 (capture on, as replay needs), through the global tracer. */
-async function runPlannedCalls(): Promise<void> {
-  const captured = new HookRunner({ hooks: policyV1, capture: { args: true, results: true } });
-  const uncaptured = new HookRunner({ hooks: policyV1 });
-  for (const call of PLANNED) {
-    try {
-      await executeTool({
-        hooks: call.uncaptured === true ? uncaptured : captured,
-        toolName: call.tool,
-        args: call.args,
-        ...(call.callId === undefined ? {} : { callId: call.callId }),
-        execute: () => call.result,
-      });
-    } catch (error) {
-      if (!(error instanceof HookAbortError)) throw error;
-    }
-  }
-}
 
 /** A report without trace and span ids (they are new on every run). */
 function withoutIds(report: ReplayReport): unknown {

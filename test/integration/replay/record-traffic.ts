@@ -95,6 +95,28 @@ export async function recordTraffic(options: RecordOptions = {}): Promise<Record
   }
 }
 
+/**
+ * Runs {@link PLANNED} through policy v1 (capture on, as replay needs) through the global tracer: what an
+ * app does after `startTelemetry()`. Aborts are the policy's answer, not failures.
+ */
+export async function runPlannedCalls(): Promise<void> {
+  const captured = new HookRunner({ hooks: policyV1, capture: { args: true, results: true } });
+  const uncaptured = new HookRunner({ hooks: policyV1 });
+  for (const call of PLANNED) {
+    try {
+      await executeTool({
+        hooks: call.uncaptured === true ? uncaptured : captured,
+        toolName: call.tool,
+        args: call.args,
+        ...(call.callId === undefined ? {} : { callId: call.callId }),
+        execute: () => call.result,
+      });
+    } catch (error) {
+      if (!(error instanceof HookAbortError)) throw error;
+    }
+  }
+}
+
 /** The `execute_tool` span of the recorded call with this tool and call id (or args, for calls without one). */
 export function callSpan(traffic: RecordedTraffic, tool: string, callId: string | undefined): ReceivedSpan {
   const span = traffic.spans.find(

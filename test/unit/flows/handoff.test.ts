@@ -19,7 +19,7 @@ import {
 } from '../../../src/telemetry/semconv.js';
 import type { CallPlan } from '../../../src/flows/execute-tool.js';
 import { runToolCall } from '../../../src/flows/execute-tool.js';
-import type { ApprovalHandoff, PendingApproval } from '../../../src/flows/handoff.js';
+import type { ApprovalHandoff, HandoffRequest } from '../../../src/runner/handoff.js';
 import { runnerCore } from '../../../src/runner/registry.js';
 import { createTestTracing } from '../../support/tracing.js';
 
@@ -52,7 +52,7 @@ describe('the call that asks', () => {
   it('ends as pending, runs neither the tool nor after_tool, and tells the adapter what to ask', async () => {
     const after = vi.fn();
     const { events, execute, approver, plan } = setup([gate, { name: 'audit', afterTool: after }]);
-    const pending: PendingApproval[] = [];
+    const pending: HandoffRequest[] = [];
     await runToolCall(plan({ id: 'approval-7', onPending: (p) => void pending.push(p) }));
     expect(execute).not.toHaveBeenCalled();
     expect(after).not.toHaveBeenCalled();
@@ -93,7 +93,7 @@ describe('the call that asks', () => {
 describe('the continuation', () => {
   it('runs the approved call once, with the framework’s id and a link to the asking span', async () => {
     const { execute, approver, plan } = setup([gate, { name: 'rewrite', afterTool: () => replaceResult('rewritten') }]);
-    let asked: PendingApproval | undefined;
+    let asked: HandoffRequest | undefined;
     await runToolCall(plan({ id: 'approval-8', onPending: (p) => (asked = p) }));
     tracing.reset();
 

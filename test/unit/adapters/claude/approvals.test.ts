@@ -4,11 +4,11 @@
  * dropped with their session.
  */
 import { describe, expect, it } from 'vitest';
-import { DeferredApprovals, deferredState, readApprovals } from '../../../../src/adapters/claude/approvals.js';
+import { DeferredApprovals, deferredState, readClaudeApprovalMode } from '../../../../src/adapters/claude/approvals.js';
 import { AskedCalls } from '../../../../src/adapters/claude/asked.js';
-import type { PendingApproval } from '../../../../src/flows/handoff.js';
+import type { HandoffRequest } from '../../../../src/runner/handoff.js';
 
-const pending = (id: string): PendingApproval => ({ id, toolName: 'Bash', args: { command: 'ls' }, reason: 'shell', hook: 'gate', deniedResult: undefined, spanContext: undefined });
+const pending = (id: string): HandoffRequest => ({ id, toolName: 'Bash', args: { command: 'ls' }, reason: 'shell', hook: 'gate', deniedResult: undefined, spanContext: undefined });
 
 describe('DeferredApprovals', () => {
   it('shows what a deferred call asked until its answer is taken, and takes an answer once', () => {
@@ -32,12 +32,12 @@ describe('DeferredApprovals', () => {
   });
 
   it("reads options.approvals: 'runner' (the default), 'ask', a DeferredApprovals; anything else is a TypeError naming it", () => {
-    expect(readApprovals(undefined, 'w').kind).toBe('runner');
-    expect(readApprovals('runner', 'w').kind).toBe('runner');
-    expect(readApprovals('ask', 'w').kind).toBe('ask');
-    expect(readApprovals(new DeferredApprovals(), 'w').kind).toBe('defer');
-    expect(() => readApprovals('defer', 'w')).toThrow(/w: options.approvals must be 'runner', 'ask' or a DeferredApprovals, got "defer"/);
-    expect(() => readApprovals({}, 'w')).toThrow(TypeError);
+    expect(readClaudeApprovalMode(undefined, 'w').kind).toBe('runner');
+    expect(readClaudeApprovalMode('runner', 'w').kind).toBe('runner');
+    expect(readClaudeApprovalMode('ask', 'w').kind).toBe('ask');
+    expect(readClaudeApprovalMode(new DeferredApprovals(), 'w').kind).toBe('defer');
+    expect(() => readClaudeApprovalMode('defer', 'w')).toThrow(/w: options.approvals must be 'runner', 'ask' or a DeferredApprovals, got "defer"/);
+    expect(() => readClaudeApprovalMode({}, 'w')).toThrow(TypeError);
   });
 });
 

@@ -5,7 +5,7 @@
  * guardrails rejected it.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { PendingApproval } from '../../../../src/flows/handoff.js';
+import type { HandoffRequest } from '../../../../src/runner/handoff.js';
 import { GuardrailRejectedError, HeldCalls, NotInvokedError, heldKey } from '../../../../src/adapters/openai-agents/held-calls.js';
 
 const invocation = { runContext: {}, input: '{"n":1}', details: {} };
@@ -28,7 +28,7 @@ describe('HeldCalls', () => {
   it('answers true when the hooks asked: nothing is held for an invoke', async () => {
     const asked = vi.fn();
     const held = new HeldCalls(asked, 1000);
-    const pending = { id: 'c2' } as PendingApproval;
+    const pending = { id: 'c2' } as HandoffRequest;
     await expect(held.hold('shell', 'c2', key('c2'), async (handoff) => void handoff.onPending?.(pending))).resolves.toBe(true);
     expect(asked).toHaveBeenCalledWith(pending, undefined);
     expect(held.take(key('c2'), invocation)).toBeUndefined();

@@ -1,5 +1,6 @@
 /**
- * Approvals: what a before_tool phase in which a hook asked turns into once the approver has answered.
+ * Approvals: what a before_tool phase in which a hook asked turns into once the approver has answered
+ * (or the adapter's framework has: the hand-off protocol of `handoff.ts`).
  * The wait is its own span (`toolhooks.approval`, a child of the call's span), its own observer event,
  * and it fails closed: every outcome but an approval denies the call. The approver is user code and
  * is called through the guard, like hooks.
@@ -26,14 +27,17 @@ import {
 } from '../telemetry/semconv.js';
 import { activeSpanContext, endSpan, setSpanAttributes, startSpan } from '../telemetry/span.js';
 import { warnVisibly } from '../telemetry/warn-once.js';
-import type { PendingApproval as PendingHandoff } from '../flows/handoff.js';
 import type { RunnerCore } from './core.js';
+import type { HandoffRequest } from './handoff.js';
 import type { Settled } from './guard.js';
 import { callUser } from './guard.js';
 import type { PhaseRequest } from './phase-request.js';
 
-/** A before_tool phase whose hooks asked: the first Ask, its hook, and the decision E to approve. */
-export class PendingApproval {
+/**
+ * What a before_tool phase whose hooks asked leaves to settle: the first Ask, its hook, and the
+ * decision E to approve.
+ */
+export class ApprovalToSettle {
   constructor(
     readonly ask: Ask,
     readonly hook: string,
@@ -77,16 +81,16 @@ const PENDING: Answer = { outcome: 'pending' };
  *
  * `outer` is the context the phase was called in: the approval span is the phase span's sibling.
  */
-export function settleApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pending: PendingApproval, outer: Context | undefined): Promise<HookDecision> {
-  if (outer === undefined) return waitForApproval(core, request, pending);
-  return context.with(outer, waitForApproval, undefined, core, request, pending);
+export function settleApproval<S>(core: RunnerCore<S>, request: PhaseRequest, toSettle: ApprovalToSettle, outer: Context | undefined): Promise<HookDecision> {
+  if (outer === undefined) return waitForApproval(core, request, toSettle);
+  return context.with(outer, waitForApproval, undefined, core, request, toSettle);
 }
 
-async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, pending: PendingApproval): Promise<HookDecision> {
+async function waitForApproval<S>(core: RunnerCore<S>, request: PhaseRequest, toSettle: ApprovalToSettle): Promise<HookDecision> {
   const started = performance.now();
   const handoff = request.handoff;
   const id = handoff?.id ?? globalThis.crypto.randomUUID();
-  const { effective, ask, hook } = pending;
+  const { effective, ask, hook } = toSettle;
   const toolName = effective.kind === 'redirect' && effective.newTool !== undefined ? effective.newTool : request.toolName;
   const args = effective.kind === 'redirect' && effective.newArgs !== undefined ? mergeArgs(request.args, effective.newArgs) : mergeArgs(request.args);
   const capture = core.capture;
@@ -229,21 +233,21 @@ function askApprover(
 }
 
 /**
- * Gives the pending approval to the adapter that hands it to its framework (through the guard: an
+ * Gives the hand-off request to the adapter that hands it to its framework (through the guard: an
  * adapter's callback that throws is an `error`, and the call is denied).
  */
-function handOff(onPending: (pending: PendingHandoff) => void, fields: Omit<PendingHandoff, 'spanContext'>): Answer {
+function handOff(onPending: (request: HandoffRequest) => void, fields: Omit<HandoffRequest, 'spanContext'>): Answer {
   // The phase runs in the call's context: its span is the asking span the continuation links to.
   const active = activeSpanContext();
   const spanContext = active !== undefined && isSpanContextValid(active) ? active : undefined;
-  const pending: PendingHandoff = Object.freeze({ ...fields, spanContext });
-  const settled = callUser(callOnPending, onPending, pending, undefined);
+  const request: HandoffRequest = Object.freeze({ ...fields, spanContext });
+  const settled = callUser(callOnPending, onPending, request, undefined);
   if (settled instanceof Promise) return { outcome: 'error', error: new TypeError('onPending must not return a promise') };
   return settled.ok ? PENDING : { outcome: 'error', error: settled.error };
 }
 
-function callOnPending(onPending: (pending: PendingHandoff) => void, pending: PendingHandoff): unknown {
-  onPending(pending);
+function callOnPending(onPending: (request: HandoffRequest) => void, request: HandoffRequest): unknown {
+  onPending(request);
   return undefined;
 }
 

@@ -1,15 +1,17 @@
 /**
- * The approval hand-off: how an adapter gives a call's Ask to its framework's own approval flow (the
- * AI SDK's `tool-approval-request`, the Agents SDK's interruptions, a LangGraph interrupt) instead of
- * waiting for an approver inside the call. The call that asks ends as `pending`; the framework's
- * continuation makes a second call that carries the framework's answer. What users see of it:
- * docs/adapters.md, "Approvals (Ask) and Replace, per framework".
+ * The approval hand-off protocol: how an adapter gives a call's Ask to its framework's own approval
+ * flow (the AI SDK's `tool-approval-request`, the Agents SDK's interruptions, a LangGraph interrupt)
+ * instead of waiting for an approver inside the call. The call that asks ends as `pending`; the
+ * framework's continuation makes a second call that carries the framework's answer. The runner owns
+ * these types (`approvals.ts` settles them); the flows only carry a hand-off from the adapter to the
+ * phase (`CallSpec.handoff`). What users see of it: docs/adapters.md, "Approvals (Ask) and Replace,
+ * per framework"; the whole path: docs/architecture.md, "One Ask, from a hook to each framework".
  * @internal
  */
 import type { SpanContext } from '@opentelemetry/api';
-import type { ApprovalResponse, ToolArgs } from '../hook.js';
+import type { ApprovalRequest, ApprovalResponse } from '../hook.js';
 
-/** How an adapter hands a call's Ask to its framework (`CallSpec.handoff`). */
+/** How an adapter hands a call's Ask to its framework (`CallSpec.handoff`, then `PhaseRequest.handoff`). */
 export interface ApprovalHandoff {
   /**
    * The framework's approval id (the AI SDK's `approvalId`, a tool call id), recorded as
@@ -22,7 +24,7 @@ export interface ApprovalHandoff {
    * is called (through the guard) with what the framework needs to ask, and the flow returns the
    * Ask's denial value, which the adapter does not pass on.
    */
-  readonly onPending?: ((pending: PendingApproval) => void) | undefined;
+  readonly onPending?: ((request: HandoffRequest) => void) | undefined;
   /**
    * The continuation: the framework's answer. The approver is not consulted; when the phase asks
    * again this response settles it, on a `toolhooks.approval` span with the hand-off's id. The call's
@@ -47,18 +49,14 @@ interface ApprovalAnswer {
   readonly askedIn?: SpanContext | undefined;
 }
 
-/** What the asking call gives its adapter when it waits for the framework's approval. */
-export interface PendingApproval {
-  /** The hand-off's id, else the one made for the approval. */
-  readonly id: string;
-  /** The tool the effective decision would run (a Redirect's target). */
-  readonly toolName: string;
-  /** The arguments it would run with. */
-  readonly args: ToolArgs;
-  /** The first asking hook's reason. */
-  readonly reason: string;
-  /** The first asking hook. */
-  readonly hook: string;
+/**
+ * What the asking call gives its adapter to ask its framework (`ApprovalHandoff.onPending`): the
+ * approver's {@link ApprovalRequest} without what only a waiting approver needs (the signal, the
+ * redacted arguments, the call id), plus what the continuation needs. `toolName` and `args` are what
+ * the effective decision would run (a Redirect's target); `id` is the hand-off's, else one made for
+ * the approval; `reason` and `hook` are the first asking hook's.
+ */
+export interface HandoffRequest extends Pick<ApprovalRequest, 'id' | 'toolName' | 'args' | 'reason' | 'hook'> {
   /** The Ask's `deniedResult`; undefined when it gave none. */
   readonly deniedResult: unknown;
   /** The asking call's `execute_tool` span (for the continuation's link); undefined when it does not record. */

@@ -19,7 +19,7 @@ import { context } from '@opentelemetry/api';
 import type { ApprovalResponse } from '../../hook.js';
 import type { HeldBefore } from '../../flows/before-ahead.js';
 import { isPendingBefore } from '../../flows/before-ahead.js';
-import type { ApprovalHandoff, PendingApproval } from '../../flows/handoff.js';
+import type { ApprovalHandoff, HandoffRequest } from '../../runner/handoff.js';
 import { endSpan, isRecording } from '../../telemetry/span.js';
 import type { Resolution } from '../approval-ledger.js';
 import { ApprovalLedger, PER_ID_CAPACITY, alreadyResolved, askedInOf, callDigest, goesOn, notAskedAbout } from '../approval-ledger.js';
@@ -114,8 +114,8 @@ interface PreparedCall {
 /** How many asking spans are remembered for a continuation's link (as many as the ledger remembers ids). */
 const ASKING_CAPACITY = 10_000;
 
-/** The approval flow of one hooked tool set. */
-export class FrameworkApprovals {
+/** The AI SDK approval flow of one hooked tool set (`withHooks(…, { approvals: 'framework' })`). */
+export class AiSdkApprovals {
   readonly #runner: CallRunner;
   /** Resolutions, by the SDK's approvalId (unique, unlike a provider's tool call ids across conversations). */
   readonly #ledger: ApprovalLedger;
@@ -183,7 +183,7 @@ export class FrameworkApprovals {
       return { status: 'not-applicable', continuation: true };
     }
     if (await ownApproval(ownNeedsApproval, call.toolName, call.input, call.toolCallId, options)) return { status: 'user-approval', continuation: false };
-    let pending: PendingApproval | undefined;
+    let pending: HandoffRequest | undefined;
     const before = await this.#runner.ahead(call, { id: call.toolCallId, onPending: (asked) => (pending = asked) });
     if (pending === undefined || !isPendingBefore(before)) {
       this.#prepare(call, { kind: 'held', before });

@@ -22,8 +22,8 @@ import {
   GEN_AI_TOOL_TYPE_FUNCTION,
 } from '../../../../src/telemetry/semconv.js';
 import { CONTINUE } from '../../../../src/decisions.js';
-import type { CallRunner } from '../../../../src/adapters/ai/approval.js';
-import { FrameworkApprovals } from '../../../../src/adapters/ai/approval.js';
+import type { CallRunner } from '../../../../src/adapters/ai/approvals.js';
+import { AiSdkApprovals } from '../../../../src/adapters/ai/approvals.js';
 import { PER_ID_CAPACITY } from '../../../../src/adapters/approval-ledger.js';
 import { newTracerProvider, simpleSpanProcessor } from '../../../support/sdk.js';
 import { createTestTracing } from '../../../support/tracing.js';
@@ -182,7 +182,7 @@ describe('what the approval flow keeps in memory', () => {
   };
 
   it('a refused replay stores nothing: 1,500 replays of one approval leave only the first approval waiting for its execute', async () => {
-    const approvals = new FrameworkApprovals(runner, 'withHooks');
+    const approvals = new AiSdkApprovals(runner, 'withHooks');
     const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     const input = { big: 'x'.repeat(1_000) };
     for (let i = 0; i < 1_500; i++) {
@@ -194,7 +194,7 @@ describe('what the approval flow keeps in memory', () => {
   });
 
   it('the calls held under one call id are bounded', async () => {
-    const approvals = new FrameworkApprovals(runner, 'withHooks');
+    const approvals = new AiSdkApprovals(runner, 'withHooks');
     for (let i = 0; i < 200; i++) await approvals.check({ toolName: 'weather', input: { n: i }, toolCallId: 'call_0' }, undefined, { messages: [] });
     expect(PER_ID_CAPACITY).toBe(16);
     expect(approvals.preparedCount).toBe(16);

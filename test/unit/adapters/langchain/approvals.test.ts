@@ -2,8 +2,8 @@
 import type { ToolCallRequest } from 'langchain';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest } from '../../../../src/index.js';
-import type { CallApproval } from '../../../../src/adapters/langchain/approval.js';
-import { interruptApproval, interruptValue, readResume } from '../../../../src/adapters/langchain/approval.js';
+import type { CallApproval } from '../../../../src/adapters/langchain/approvals.js';
+import { interruptApproval, interruptValue, readResume } from '../../../../src/adapters/langchain/approvals.js';
 import { ApprovalLedger } from '../../../../src/adapters/approval-ledger.js';
 
 const args = { to: 'bob', amount: 500, memo: 'rent' };

@@ -9,7 +9,7 @@
 import type { HITLRequest, HITLResponse, ToolCallRequest } from 'langchain';
 import { isPlainObject } from '../../decisions.js';
 import type { ApprovalRequest, ApprovalResponse, Approver, ToolArgs } from '../../hook.js';
-import type { ApprovalHandoff } from '../../flows/handoff.js';
+import type { ApprovalHandoff } from '../../runner/handoff.js';
 import type { ApprovalLedger } from '../approval-ledger.js';
 import { alreadyResolved, approvalId, askedInOf, callDigest, callSpanContext, linkToAsker, notAskedAbout } from '../approval-ledger.js';
 
@@ -29,18 +29,16 @@ import { alreadyResolved, approvalId, askedInOf, callDigest, callSpanContext, li
  * ```
  */
 export interface ToolhooksApprovalInterrupt extends HITLRequest {
-  readonly toolhooks: {
+  /**
+   * The runner's {@link ApprovalRequest} as far as it outlives the run: the tool the call would run (a
+   * Redirect's target), its arguments, the arguments redacted (what to show a person), and the first
+   * asking hook and its reason.
+   */
+  readonly toolhooks: Pick<ApprovalRequest, 'toolName' | 'args' | 'redactedArgs' | 'reason' | 'hook'> & {
     /** The approval id (`toolhooks.approval.id`): LangChain's tool call id. */
     readonly approvalId: string;
+    /** LangChain's tool call id (the approval id's source). */
     readonly toolCallId: string;
-    /** The tool the call would run (a Redirect's target) and its arguments. */
-    readonly toolName: string;
-    readonly args: ToolArgs;
-    /** The arguments as JSON with the runner's redaction rules applied: what to show a person. */
-    readonly redactedArgs: string;
-    /** The first asking hook and its reason. */
-    readonly reason: string;
-    readonly hook: string;
   };
 }
 
