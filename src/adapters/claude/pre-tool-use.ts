@@ -10,7 +10,7 @@ import type { ApprovalHandoff, HandoffRequest } from '../../runner/handoff.js';
 import type { Resolution } from '../approval-ledger.js';
 import { alreadyResolved, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
 import { recordDeniedCall } from '../denied-call.js';
-import { runnerCore } from '../../runner/registry.js';
+import type { RunnerCore } from '../../runner/core.js';
 import { toText } from '../json-text.js';
 import type { ClaudeCall, Settings } from './call.js';
 import { callTool, deny, preToolUse, readCall, sameJson, stop, toolInput } from './call.js';
@@ -93,7 +93,7 @@ function run<S>(call: ClaudeCall, settings: Settings<S>, handoff: (answer: Answe
 
 /** A resumed call that is not the one deferred: recorded as `denied` without running its hooks, and denied. */
 async function refused<S>(call: ClaudeCall, settings: Settings<S>, id: string, resolution: Resolution): Promise<ClaudeHookOutput> {
-  await recordDeniedCall(runnerCore(settings.runner, 'claudeAgentHooks'), { toolName: call.toolName, callId: id, approvalId: id, args: call.args, resolution });
+  await recordDeniedCall(settings.core as RunnerCore, { toolName: call.toolName, callId: id, approvalId: id, args: call.args, resolution });
   return deny(notAskedAbout(id));
 }
 

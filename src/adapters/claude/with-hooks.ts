@@ -54,7 +54,7 @@ import type { ClaudeAgentHooks, ClaudeAgentHooksOptions, ClaudeHookCallback } fr
  */
 export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: ClaudeAgentHooksOptions<S>): ClaudeAgentHooks {
   const where = 'claudeAgentHooks';
-  requireRunner(runner, where);
+  const core = requireRunner<S>(runner, where);
   const raw = requireOptionsObject(options, where, ['state', 'tools', 'maxToolDurationMs', 'approvals']);
   const tools = raw.tools ?? [];
   if (!Array.isArray(tools) || !tools.every((name) => typeof name === 'string' && name !== '')) {
@@ -62,8 +62,8 @@ export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: C
   }
   const maxMs = raw.maxToolDurationMs === undefined ? 1_800_000 : maxToolDuration(optionalCount(raw.maxToolDurationMs, 0, `${where}: options.maxToolDurationMs`), `${where}: options.maxToolDurationMs`);
   const settings: Settings<S> = {
-    runner,
-    state: 'state' in raw ? { value: raw.state as S } : undefined,
+    core,
+    state: raw.state as S | undefined,
     tools: [...(tools as string[])],
     pending: new PendingCalls(maxMs),
     approvals: readClaudeApprovalMode(raw.approvals, where),

@@ -6,11 +6,10 @@
 import { ToolMessage } from '@langchain/core/messages';
 import type { Approver, ToolArgs } from '../../hook.js';
 import type { Executor } from '../../flows/execute-tool.js';
-import type { HookRunner } from '../../runner/hook-runner.js';
+import type { RunnerCore } from '../../runner/core.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ApprovalHandoff } from '../../runner/handoff.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import { runnerCore } from '../../runner/registry.js';
 import type { CallLimits } from '../settings.js';
 import { redirectTargetsSharing } from '../redirect-targets.js';
 import { toText } from '../json-text.js';
@@ -21,10 +20,10 @@ type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<un
 
 /** Everything one hooked LangChain tool call needs. */
 interface LangChainCall<S> {
-  readonly runner: HookRunner<S>;
+  readonly core: RunnerCore<S>;
   readonly toolName: string;
   readonly args: ToolArgs;
-  readonly state: { readonly value: S } | undefined;
+  readonly state: S | undefined;
   readonly callId: string | undefined;
   readonly description: string | undefined;
   readonly signal: AbortSignal | undefined;
@@ -53,10 +52,10 @@ export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown>
     return output;
   };
   const result = await runToolCall<S>({
-    core: runnerCore<S>(call.runner, 'toolhooksMiddleware'),
+    core: call.core,
     toolName: call.toolName,
     args: call.args,
-    state: call.state?.value as S,
+    state: call.state as S,
     execute: executor,
     ...redirectTargetsSharing(call.toolName, call.redirectTargetNames, executor),
     callId: call.callId,

@@ -10,7 +10,7 @@ import { HookAbortError } from '../../errors.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import type { ToolArgs } from '../../hook.js';
 import { ApprovalLedger } from '../approval-ledger.js';
-import type { CallLimits } from '../settings.js';
+import type { AdapterSettings, CallLimits } from '../settings.js';
 import { readApprovalsMode, readLimits, requireOptionsObject, requireRunner } from '../settings.js';
 import type { CallApproval } from './approvals.js';
 import { interruptApproval, isGraphInterrupt } from './approvals.js';
@@ -64,14 +64,14 @@ type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall'
  */
 export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?: ToolhooksMiddlewareOptions<S>): AgentMiddleware {
   const where = 'toolhooksMiddleware';
-  requireRunner(runner, where);
+  const core = requireRunner<S>(runner, where);
   const raw = requireOptionsObject(options, where, ['state', 'tools', 'name', 'maxRetries', 'maxReexecutions', 'approvals']);
   const name = raw.name ?? 'toolhooks';
   if (typeof name !== 'string' || name === '') throw new TypeError(`${where}: options.name must be a non-empty string, got ${typeName(name)}`);
   const limits: CallLimits = readLimits(raw, where);
   const approvals = readApprovalsMode(raw.approvals, where);
   const ledger = approvals === 'framework' ? new ApprovalLedger(where) : undefined;
-  const state = 'state' in raw ? { value: raw.state as S } : undefined;
+  const agentState = !('state' in raw);
   const learned = new LearnedRedirectTargets();
   let fixed: Map<string, object> | undefined;
   if (raw.tools !== undefined) {
@@ -97,7 +97,7 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
     wrapToolCall: async (request, handler) => {
       const approval: CallApproval = {};
       try {
-        return await wrapCall(request, handler as Handler, { runner, state, limits, known: targets(request.toolCall), ledger, approval });
+        return await wrapCall(request, handler as Handler, { core, state: raw.state as S | undefined, agentState, limits, known: targets(request.toolCall), ledger, approval });
       } finally {
         // An interrupted call runs again when resumed (the model is not asked again): keep its targets.
         if (approval.suspended !== true) learned.forget(request.toolCall.id, request.toolCall.args);
@@ -106,10 +106,10 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
   });
 }
 
-interface MiddlewareSettings<S> {
-  readonly runner: HookRunner<S>;
-  readonly state: { readonly value: S } | undefined;
-  readonly limits: CallLimits;
+/** What one call through the middleware uses: the middleware's shared settings and this call's parts. */
+interface MiddlewareSettings<S> extends Pick<AdapterSettings<S, never>, 'core' | 'state' | 'limits'> {
+  /** No `state` option: hooks get the agent's state at the time of the call. */
+  readonly agentState: boolean;
   readonly known: ReadonlyMap<string, object>;
   /** Set with `approvals: 'framework'`: the middleware's approvals, and what this call's approver learns. */
   readonly ledger: ApprovalLedger | undefined;
@@ -126,10 +126,10 @@ async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings:
   };
   try {
     const result = await runHookedCall<S>({
-      runner: settings.runner,
+      core: settings.core,
       toolName: toolCall.name,
       args,
-      state: settings.state ?? { value: request.state as S },
+      state: settings.agentState ? (request.state as S) : settings.state,
       callId: toolCall.id,
       description: describeTool(request.tool),
       signal: request.runtime?.signal,
