@@ -1,8 +1,11 @@
 /**
  * The policy rows (`toolhooks/policy`): a policy hook around each engine against the same engine's
- * `evaluate(input)` called by hand inside a plain hook, both through `executeTool` with no SDK, so the
- * ratio is what the policy hook adds (the bounded input document, reading the answer, naming the policy on
- * the decision). The absolute per-call cost of each engine is the hand row. Loading an engine (importing its
+ * `evaluate(input)` called by hand inside a plain hook, both through `executeTool` with no SDK. The hand
+ * hook gives the engine the very document the policy hook does: the same fields (phase, tool, callId,
+ * context, args) through the same bounded serialisation (`policyInput`, the build's own), as a careful hand
+ * hook must to survive hostile arguments; so the ratio is what the policy hook adds on top (checking the
+ * answer, naming the policy on the decision, the hook's plumbing). The absolute per-call cost of each engine
+ * is the hand row. Loading an engine (importing its
  * package, parsing or compiling the policy) is timed once here, apart from the calls: it is never on the
  * call path. OPA's rows need the `opa` CLI to compile the Rego at run time (scripts/ci-install-tools.sh opa,
  * or OPA_BIN); without it they are left out with a note.
@@ -11,8 +14,9 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HookDecision, ToolArgs, ToolHook } from '../src/index.js';
+import type { HookContext, HookDecision, ToolArgs, ToolHook } from '../src/index.js';
 import type * as Policy from '../src/policy/index.js';
+import type * as PolicyInputModule from '../src/policy/input.js';
 import type { PolicyEngine, PolicyInput } from '../src/policy/index.js';
 import type { Build, Library } from './library.js';
 import type { Scenario } from './scenarios.js';
@@ -33,11 +37,14 @@ const CEDAR = `
 @id("default") permit (principal, action, resource);
 `;
 
-/** The policy entry of the build being measured. */
-async function loadPolicy(build: Build, distDir: string | undefined): Promise<typeof Policy> {
-  if (build === 'src') return import('../src/policy/index.js');
+/** The policy entry of the build being measured, and its input module (for the hand hook's document). */
+async function loadPolicy(build: Build, distDir: string | undefined): Promise<{ policy: typeof Policy; input: Partial<typeof PolicyInputModule> }> {
+  if (build === 'src') return { policy: await import('../src/policy/index.js'), input: await import('../src/policy/input.js') };
   const dir = distDir === undefined ? new URL('./.dist/', import.meta.url) : new URL(`file://${join(process.cwd(), distDir)}/`);
-  return (await import(new URL('policy/index.js', dir).href)) as typeof Policy;
+  return {
+    policy: (await import(new URL('policy/index.js', dir).href)) as typeof Policy,
+    input: (await import(new URL('policy/input.js', dir).href)) as Partial<typeof PolicyInputModule>,
+  };
 }
 
 function opaBinary(): string | undefined {
@@ -59,13 +66,23 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 
 const SIGNAL = { signal: new AbortController().signal };
 
-/** The plain hook that calls `engine.evaluate(input)` by hand: the baseline of each policy row. */
-function handHook(engine: PolicyEngine, deny: HookDecision): ToolHook {
+/** How the hand hook builds its input: the build's bounded document, or (an older build without it) a literal. */
+type BuildInput = (tool: string, args: ToolArgs, ctx: HookContext) => PolicyInput;
+
+function inputBuilder(input: Partial<typeof PolicyInputModule>): BuildInput {
+  const { policyInput } = input;
+  if (policyInput === undefined) {
+    return (tool, args, ctx) => (ctx.callId === undefined ? { phase: 'before_tool', tool, args, context: {} } : { phase: 'before_tool', tool, callId: ctx.callId, args, context: {} });
+  }
+  return (tool, args, ctx) => policyInput({ phase: 'before_tool', tool, args, ctx, hasResult: false, context: undefined });
+}
+
+/** The plain hook that calls `engine.evaluate(input)` by hand with the policy hook's document: the baseline of each policy row. */
+function handHook(engine: PolicyEngine, deny: HookDecision, build: BuildInput): ToolHook {
   return {
     name: 'hand-policy',
-    beforeTool(toolName: string, args: ToolArgs): HookDecision | undefined {
-      const input: PolicyInput = { phase: 'before_tool', tool: toolName, args, context: {} };
-      const result = engine.evaluate(input, SIGNAL) as { decision: string };
+    beforeTool(toolName: string, args: ToolArgs, _state: unknown, ctx: HookContext): HookDecision | undefined {
+      const result = engine.evaluate(build(toolName, args, ctx), SIGNAL) as { decision: string };
       return result.decision === 'deny' ? deny : undefined;
     },
   };
@@ -79,10 +96,12 @@ function call(lib: Library, hook: ToolHook): () => Promise<unknown> {
 
 /** The policy rows, and one line per engine saying what loading it cost (off the call path). */
 export async function policyScenarios(lib: Library, build: Build, distDir: string | undefined): Promise<{ scenarios: Scenario[]; notes: string[] }> {
-  const policy = await loadPolicy(build, distDir);
+  const { policy, input } = await loadPolicy(build, distDir);
   const deny = lib.abort('destructive command');
   const engines: [string, PolicyEngine][] = [];
   const notes: string[] = [];
+  if (input.policyInput === undefined) notes.push("this build has no policyInput: the hand rows' input is a literal object, not the bounded document");
+  const buildInput = inputBuilder(input);
   const cedar = await timed(() => policy.cedarPolicy({ policies: CEDAR, principal: () => 'Agent::"bench"' }));
   const cedarAgain = await timed(() => policy.cedarPolicy({ policies: CEDAR, principal: () => 'Agent::"bench"' }));
   notes.push(`engine load, cedar: ${cedar.ms.toFixed(1)} ms the first time (package import, wasm compile, policy parse), ${cedarAgain.ms.toFixed(1)} ms for another policy set; once, at construction`);
@@ -108,7 +127,7 @@ export async function policyScenarios(lib: Library, build: Build, distDir: strin
     // Cedar's rows skip the heap figures: their forced GCs crash V8 22 inside cedar-wasm (docs/performance.md).
     const heap = name === 'cedar' ? { heap: false as const } : {};
     scenarios.push(
-      { id: `policy.${name}.hand`, label: `no SDK: ${name} evaluate(input) by hand in a plain hook`, setting: 'no-sdk', library: false, ...heap, call: call(lib, handHook(engine, deny)) },
+      { id: `policy.${name}.hand`, label: `no SDK: ${name} evaluate(input) by hand in a plain hook`, setting: 'no-sdk', library: false, ...heap, call: call(lib, handHook(engine, deny, buildInput)) },
       {
         id: `policy.${name}`,
         label: `no SDK: policyHook(${name})`,

@@ -15,7 +15,7 @@
  * See docs/performance.md for the method.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, platform, release } from 'node:os';
+import { cpus, loadavg, platform, release } from 'node:os';
 import type { Call, HeapStats, PairedOptions, SamplingOptions, TimeStats } from './measure.js';
 import { measureHeap, measureThroughput, samplePaired, sampleRound, summarise } from './measure.js';
 import type { Build } from './library.js';
@@ -124,6 +124,8 @@ interface Results {
   readonly cores: number;
   readonly os: string;
   readonly date: string;
+  /** The machine's 1-, 5- and 15-minute load averages at the start and at the end of the run. */
+  readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
   readonly build: Build;
   readonly settings: { rounds: number; timeMs: number; batch: number; gcBetween: boolean; pairs: number; pairCalls: number };
   readonly scenarios: ScenarioResult[];
@@ -210,6 +212,10 @@ async function measureSetting(
   return results;
 }
 
+function fmtLoad(load: readonly number[]): string {
+  return load.map((value) => value.toFixed(2)).join(' ');
+}
+
 function fmtNs(ns: number): string {
   return ns >= 10_000 ? `${(ns / 1000).toFixed(1)} µs` : ns >= 1000 ? `${(ns / 1000).toFixed(2)} µs` : `${ns.toFixed(0)} ns`;
 }
@@ -258,7 +264,8 @@ async function main(): Promise<void> {
   const pairing: PairedOptions = options.quick ? { pairs: 10, calls: 200 } : { pairs: 300, calls: 2_000 };
   const heapCalls = options.quick ? 2_000 : 20_000;
   const cpu = cpus()[0]?.model ?? 'unknown';
-  log(`toolhooks benchmark — node ${process.version}, ${cpu}, ${cpus().length} cores, ${platform()} ${release()}`);
+  const loadStart = loadavg();
+  log(`toolhooks benchmark — node ${process.version}, ${cpu}, ${cpus().length} cores, ${platform()} ${release()}, load average ${fmtLoad(loadStart)}`);
   const lib = await loadLibrary(options.build, options.distDir);
   log(`measuring ${options.build === 'src' ? 'src/ through tsx' : `the tsc build in ${options.distDir ?? 'bench/.dist'}`}; ${options.rounds} round(s) × ${options.timeMs} ms per scenario, ${sampling.batch} calls per sample\n`);
 
@@ -331,6 +338,8 @@ async function main(): Promise<void> {
       );
     }
   }
+  const loadEnd = loadavg();
+  log(`\nload average at the end: ${fmtLoad(loadEnd)}`);
   const current: Results = {
     node: process.version,
     v8: process.versions.v8,
@@ -338,6 +347,7 @@ async function main(): Promise<void> {
     cores: cpus().length,
     os: `${platform()} ${release()}`,
     date: new Date().toISOString(),
+    loadAverage: { start: loadStart, end: loadEnd },
     build: options.build,
     settings: { rounds: options.rounds, timeMs: options.timeMs, batch: sampling.batch, gcBetween: options.gcBetween, pairs: pairing.pairs, pairCalls: pairing.calls },
     scenarios: results,

@@ -9,6 +9,8 @@ import { anything, func, readOptions, string } from '../internal/validate.js';
 import type { CedarValue, EntityUid } from './cedar-values.js';
 import { cedarRecord, parseEntityUid } from './cedar-values.js';
 import { sha256Hex } from './digest.js';
+import type { DocumentInputEngine } from './engine-input.js';
+import { EVALUATE_DOCUMENT } from './engine-input.js';
 import { loadPeer } from './peer.js';
 import type { CedarPolicyOptions, PolicyEngine, PolicyInput, PolicyResult } from './types.js';
 
@@ -78,7 +80,7 @@ export async function cedarPolicy(options: CedarPolicyOptions): Promise<PolicyEn
   return new CedarEngine(cedar, setId, given.schema !== undefined, entities, given.principal, notes, sha256Hex(given.policies));
 }
 
-class CedarEngine implements PolicyEngine {
+class CedarEngine implements PolicyEngine, DocumentInputEngine {
   readonly name = 'cedar';
 
   constructor(
@@ -128,6 +130,11 @@ class CedarEngine implements PolicyEngine {
     if (reason !== undefined) result.reason = reason;
     if (policies.length > 0) result.policies = policies;
     return result;
+  }
+
+  /** The policy hook's way in: the bounded document itself (evaluate copies what it sends to Cedar, and keeps nothing). */
+  [EVALUATE_DOCUMENT](input: PolicyInput): PolicyResult {
+    return this.evaluate(input);
   }
 }
 

@@ -33,7 +33,22 @@ interface InputParts {
 
 /** The bounded input document of one evaluation, as JSON text (what {@link parseInput} makes an object of). */
 export function policyInputJson(parts: InputParts): string {
-  // The small fields first: when the budget runs out, it is the arguments or the result that are cut.
+  const doc = documentOf(parts);
+  return (isPlainDocument(doc) && plainJson(doc)) || boundedJson(doc);
+}
+
+/**
+ * The bounded input document of one evaluation, as an object: the document itself when it is small plain
+ * data (then it shares the hooks' frozen arguments and the context option's object), else the bounded JSON
+ * parsed. For a reader that neither keeps nor changes it (this folder's Cedar engine): no JSON in between.
+ */
+export function policyInput(parts: InputParts): PolicyInput {
+  const doc = documentOf(parts);
+  return isPlainDocument(doc) ? (doc as unknown as PolicyInput) : parseInput(boundedJson(doc));
+}
+
+/** The document, before it is bounded. The small fields first: when the budget runs out, it is the arguments or the result that are cut. */
+function documentOf(parts: InputParts): Record<string, unknown> {
   const doc: Record<string, unknown> = { phase: parts.phase, tool: parts.tool };
   const { callId, agentName } = parts.ctx;
   if (callId !== undefined) doc.callId = callId;
@@ -41,7 +56,11 @@ export function policyInputJson(parts: InputParts): string {
   doc.context = parts.context ?? {};
   doc.args = parts.args;
   if (parts.hasResult) doc.result = parts.result;
-  return plainJson(doc) ?? serializeBounded(doc, MAX_INPUT_CHARS, MAX_INPUT_STRING, redactsNothing);
+  return doc;
+}
+
+function boundedJson(doc: Record<string, unknown>): string {
+  return serializeBounded(doc, MAX_INPUT_CHARS, MAX_INPUT_STRING, redactsNothing);
 }
 
 /** The most values, and string characters, a document may hold for the native fast path. */
@@ -50,52 +69,65 @@ const FAST_MAX_CHARS = 32_768;
 /** As deep as the bounded writer goes before it summarises. */
 const FAST_MAX_DEPTH = 12;
 
+/** What is left of the fast path's budget during one check (the check is synchronous and calls no user code). */
+let nodesLeft = 0;
+let charsLeft = 0;
+
 /**
- * `JSON.stringify(doc)` when that is exactly what the bounded writer would write and well within its
- * bounds: small plain data (plain objects and arrays of strings, finite numbers, booleans and null, read
- * through data properties only: no getter, no Proxy, no `toJSON`, no string past the string limit).
- * Undefined otherwise, and the bounded writer does the work. The common call's arguments take this path.
+ * Whether `JSON.stringify(doc)` is exactly what the bounded writer would write, and well within its bounds:
+ * small plain data (plain objects and arrays of strings, finite numbers, booleans and null, read through data
+ * properties only: no getter, no Proxy, no `toJSON`, no string past the string limit). The document's own
+ * fields are data this module wrote: only their values are walked. The common call's arguments pass.
  */
+function isPlainDocument(doc: Record<string, unknown>): boolean {
+  nodesLeft = FAST_MAX_NODES;
+  charsLeft = FAST_MAX_CHARS;
+  for (const key in doc) {
+    charsLeft -= key.length;
+    if (!isPlainData(doc[key], 1)) return false;
+  }
+  return true;
+}
+
+/** `JSON.stringify(doc)` of a document that passed {@link isPlainDocument}; undefined if it throws after all. */
 function plainJson(doc: Record<string, unknown>): string | undefined {
-  const budget = { nodes: FAST_MAX_NODES, chars: FAST_MAX_CHARS };
-  if (!isPlainData(doc, 0, budget)) return undefined;
   try {
     return JSON.stringify(doc);
   } catch {
-    return undefined; // a cycle within the depth bound
+    return undefined;
   }
 }
 
-function isPlainData(value: unknown, depth: number, budget: { nodes: number; chars: number }): boolean {
-  if ((budget.nodes -= 1) < 0) return false;
+function isPlainData(value: unknown, depth: number): boolean {
+  if ((nodesLeft -= 1) < 0) return false;
   switch (typeof value) {
     case 'string':
-      return value.length <= MAX_INPUT_STRING && (budget.chars -= value.length) >= 0;
+      return value.length <= MAX_INPUT_STRING && (charsLeft -= value.length) >= 0;
     case 'number':
       return Number.isFinite(value);
     case 'boolean':
     case 'undefined':
       return true;
     case 'object':
-      return value === null || (depth < FAST_MAX_DEPTH && isPlainContainer(value, depth, budget));
+      return value === null || (depth < FAST_MAX_DEPTH && isPlainContainer(value, depth));
     default:
       return false;
   }
 }
 
-function isPlainContainer(value: object, depth: number, budget: { nodes: number; chars: number }): boolean {
+function isPlainContainer(value: object, depth: number): boolean {
   if (isProxy(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   const array = Array.isArray(value);
   if (array ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) return false;
   // JSON writes every slot of an array, holes included: its length counts, not its keys.
-  if (array && (budget.nodes -= (value as unknown[]).length) < 0) return false;
+  if (array && (nodesLeft -= (value as unknown[]).length) < 0) return false;
   for (const key of Object.keys(value)) {
     if (key === 'toJSON') return false;
-    if ((budget.chars -= key.length) < 0) return false;
+    if ((charsLeft -= key.length) < 0) return false;
     const descriptor = Object.getOwnPropertyDescriptor(value, key);
     if (descriptor === undefined || !('value' in descriptor)) return false;
-    if (!isPlainData(descriptor.value, depth + 1, budget)) return false;
+    if (!isPlainData(descriptor.value, depth + 1)) return false;
   }
   return true;
 }

@@ -6,8 +6,8 @@
 import { HookTimeoutError } from '../errors.js';
 import { errorMessage, quoteValue } from '../internal/describe.js';
 import { duration, object, readOptions, string } from '../internal/validate.js';
-import type { JsonInputEngine } from './json-input.js';
-import { EVALUATE_JSON } from './json-input.js';
+import type { JsonInputEngine } from './engine-input.js';
+import { EVALUATE_JSON } from './engine-input.js';
 import type { OpaHttpOptions, PolicyEngine, PolicyInput, PolicyResult } from './types.js';
 
 /** The default of `timeoutMs`. */

@@ -9,8 +9,8 @@ import { quoteValue } from '../internal/describe.js';
 import { anything, readOptions, string } from '../internal/validate.js';
 import { sha256Hex } from './digest.js';
 import { readWasmBundle } from './opa-bundle.js';
-import type { JsonInputEngine } from './json-input.js';
-import { EVALUATE_JSON } from './json-input.js';
+import type { JsonInputEngine } from './engine-input.js';
+import { EVALUATE_JSON } from './engine-input.js';
 import { loadPeer } from './peer.js';
 import type { OpaWasmOptions, PolicyEngine, PolicyInput, PolicyResult } from './types.js';
 

@@ -11,10 +11,11 @@ import type { HookContext, MaybePromise, ToolArgs, ToolHook } from '../hook.js';
 import { quoteValue } from '../internal/describe.js';
 import { anything, duration, func, oneOf, readOptions, string } from '../internal/validate.js';
 import { ATTR_POLICY_DIGEST, ATTR_POLICY_ENGINE, ATTR_POLICY_IDS } from '../telemetry/semconv.js';
-import { parseInput, policyInputJson } from './input.js';
-import { EVALUATE_JSON, takesJson } from './json-input.js';
+import { EVALUATE_DOCUMENT, EVALUATE_JSON, readsDocument, takesJson } from './engine-input.js';
+import { parseInput, policyInput, policyInputJson } from './input.js';
+import type { DocumentInputEngine, JsonInputEngine } from './engine-input.js';
 import type { ReadRules } from './result.js';
-import { decisionOf, readPolicyResult } from './result.js';
+import { boundedIds, decisionOf, readPolicyResult } from './result.js';
 import type { PolicyEngine, PolicyHookOptions } from './types.js';
 
 type PolicyPhase = 'before_tool' | 'after_tool';
@@ -75,9 +76,13 @@ const MAX_CACHED_CONTINUES = 256;
 /** The before_tool phase has no result (after_tool's may be `undefined`, which is a result too). */
 const NO_RESULT = undefined;
 
+/** How an engine takes the input document (engine-input.ts): JSON text, the document itself, or a parsed copy. */
+type InputWay = 'json' | 'document' | 'copy';
+
 /** One policy hook's evaluations: the engine, the attributes of its decisions, and how to read answers. */
 class PolicyCall<S> {
   readonly #rules: Record<PolicyPhase, ReadRules>;
+  readonly #way: InputWay;
   /** The Continue decisions made so far, by the ids they name (`''` for none). */
   readonly #continues = new Map<string, HookDecision>();
 
@@ -89,23 +94,26 @@ class PolicyCall<S> {
     readonly deny: 'abort' | 'skip',
   ) {
     this.#rules = { before_tool: { where, phase: 'before_tool' }, after_tool: { where, phase: 'after_tool' } };
+    this.#way = takesJson(engine) ? 'json' : readsDocument(engine) ? 'document' : 'copy';
   }
 
   /** Evaluates one call and maps the answer; synchronous for a synchronous engine (OPA wasm, Cedar). */
   decide(phase: PolicyPhase, tool: string, args: ToolArgs, state: S, ctx: HookContext, after: { result: unknown } | undefined): MaybePromise<HookDecision> {
-    const json = policyInputJson({
-      phase,
-      tool,
-      args,
-      ctx,
-      result: after?.result,
-      hasResult: after !== undefined,
-      context: this.#contextOf(tool, args, state),
-    });
+    const parts = { phase, tool, args, ctx, result: after?.result, hasResult: after !== undefined, context: this.#contextOf(tool, args, state) };
     const engine = this.engine;
-    const options = new EvaluateOptions(ctx);
-    // This folder's engines take the JSON text as it is; any other engine gets the parsed document.
-    const answer: unknown = takesJson(engine) ? engine[EVALUATE_JSON](json, options) : engine.evaluate(parseInput(json), options);
+    let answer: unknown;
+    // This folder's engines take the JSON text as it is (OPA) or the document itself (Cedar), and only read the
+    // context's signal; any other engine gets a parsed copy, and an options object that holds the signal alone.
+    switch (this.#way) {
+      case 'json':
+        answer = (engine as PolicyEngine & JsonInputEngine)[EVALUATE_JSON](policyInputJson(parts), ctx);
+        break;
+      case 'document':
+        answer = (engine as PolicyEngine & DocumentInputEngine)[EVALUATE_DOCUMENT](policyInput(parts));
+        break;
+      default:
+        answer = engine.evaluate(parseInput(policyInputJson(parts)), new EvaluateOptions(ctx));
+    }
     if (isThenable(answer)) return Promise.resolve(answer).then((value) => this.#settle(value, phase));
     return this.#settle(answer, phase);
   }
@@ -127,7 +135,7 @@ class PolicyCall<S> {
   }
 
   #attributesNaming(ids: readonly string[] | undefined): DecisionAttributes {
-    return ids === undefined ? this.attributes : { ...this.attributes, [ATTR_POLICY_IDS]: ids };
+    return ids === undefined ? this.attributes : { ...this.attributes, [ATTR_POLICY_IDS]: boundedIds(ids) };
   }
 
   /**
@@ -135,7 +143,7 @@ class PolicyCall<S> {
    * costs no decision object, and the runner's registry of issued decisions does not grow with every call.
    */
   #continueNaming(ids: readonly string[] | undefined): HookDecision {
-    const key = ids === undefined ? '' : ids.join('\u0000');
+    const key = ids === undefined ? '' : ids.length === 1 ? (ids[0] as string) : ids.join('\u0000');
     let decision = this.#continues.get(key);
     if (decision === undefined) {
       decision = withDecisionAttributes(CONTINUE, this.#attributesNaming(ids));

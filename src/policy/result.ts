@@ -31,6 +31,7 @@ const MAX_IDS = 64;
 interface ReadResult {
   readonly decision: PolicyDecisionName;
   readonly reason: string | undefined;
+  /** The policy ids as the policy gave them (checked: strings, at least one); {@link boundedIds} before they are recorded. */
   readonly policies: readonly string[] | undefined;
   readonly stub: unknown;
   readonly tool: string | undefined;
@@ -47,8 +48,8 @@ export interface ReadRules {
 
 /** Reads a policy's answer; throws InvalidHookDecisionError naming the field and value when it cannot. */
 export function readPolicyResult(value: unknown, rules: ReadRules): ReadResult {
-  if (value === true) return plain('allow', undefined);
-  if (value === false) return plain('deny', undefined);
+  if (value === true) return plain('allow', undefined, undefined);
+  if (value === false) return plain('deny', undefined, undefined);
   if (value === undefined) {
     throw malformed(rules, "no result (OPA's undefined: the rule did not match and has no default); give the rule a default, such as `default decision := {\"decision\": \"deny\"}`");
   }
@@ -59,20 +60,20 @@ export function readPolicyResult(value: unknown, rules: ReadRules): ReadResult {
   if (value === null || typeof value !== 'object') {
     throw malformed(rules, `${shown(value)}; the result must be true, false, { "allow": boolean } or { "decision": … }`);
   }
-  let fields: Record<string, unknown>;
+  let fields: Fields;
   try {
-    fields = snapshot(value);
+    fields = new Fields(value);
   } catch (error) {
     throw malformed(rules, `an unreadable object (${errorMessage(error)})`);
   }
   return readObject(fields, rules);
 }
 
-function readObject(fields: Record<string, unknown>, rules: ReadRules): ReadResult {
-  const reason = optionalText(fields, 'reason', rules);
+function readObject(fields: Fields, rules: ReadRules): ReadResult {
+  const reason = optionalText(fields.reason, 'reason', rules);
   const policies = readPolicies(fields.policies, rules);
-  if (!('decision' in fields)) {
-    if (typeof fields.allow === 'boolean') return { ...plain(fields.allow ? 'allow' : 'deny', reason), policies };
+  if ((fields.present & DECISION) === 0) {
+    if (typeof fields.allow === 'boolean') return plain(fields.allow ? 'allow' : 'deny', reason, policies);
     throw malformed(rules, `${fieldList(fields)}; the result must be true, false, { "allow": boolean } or { "decision": … }`);
   }
   const decision = fields.decision;
@@ -80,34 +81,42 @@ function readObject(fields: Record<string, unknown>, rules: ReadRules): ReadResu
     throw problem(rules, `"decision" is ${shown(decision)}; expected one of ${[...DECISIONS].map((d) => `"${d}"`).join(', ')}`);
   }
   const name = decision as PolicyDecisionName;
-  const read: ReadResult = { decision: name, reason, policies, stub: fields.stub, tool: undefined, args: undefined, result: fields.result };
   switch (name) {
+    case 'allow':
+    case 'not-applicable':
+    case 'deny':
+      return plain(name, reason, policies);
     case 'redirect':
-      return readRedirect(read, fields, rules);
+      return readRedirect(name, reason, policies, fields, rules);
     case 'replace':
       if (rules.phase !== 'after_tool') {
         throw problem(rules, '"decision" is "replace" in before_tool; a policy replaces a result in after_tool only (phases: [\'after_tool\'])');
       }
-      if (!('result' in fields) || fields.result === undefined) throw problem(rules, '"decision" is "replace" without "result"; give the result to return (null for none)');
-      return read;
+      if ((fields.present & RESULT) === 0 || fields.result === undefined) throw problem(rules, '"decision" is "replace" without "result"; give the result to return (null for none)');
+      return { decision: name, reason, policies, stub: undefined, tool: undefined, args: undefined, result: fields.result };
     case 'requires-approval':
       if (rules.phase !== 'before_tool') {
         throw problem(rules, '"decision" is "requires-approval" in after_tool; approval is asked in before_tool, before the tool runs');
       }
-      return read;
-    default:
-      return read;
+      return plain(name, reason, policies);
+    case 'skip':
+      return { decision: name, reason, policies, stub: fields.stub, tool: undefined, args: undefined, result: undefined };
   }
 }
 
-function readRedirect(read: ReadResult, fields: Record<string, unknown>, rules: ReadRules): ReadResult {
+function readRedirect(name: 'redirect', reason: string | undefined, policies: readonly string[] | undefined, fields: Fields, rules: ReadRules): ReadResult {
   const tool = fields.tool;
   if (typeof tool !== 'string' || tool.length === 0) {
     throw problem(rules, `"decision" is "redirect" with "tool" ${shown(tool)}; a redirect needs "tool", the name of the tool to run instead`);
   }
   const args = fields.args;
   if (args !== undefined && !isPlainObject(args)) throw problem(rules, `"decision" is "redirect" with "args" ${shown(args)}; "args" must be an object`);
-  return { ...read, tool, args };
+  return { decision: name, reason, policies, stub: undefined, tool, args: args as Record<string, unknown> | undefined, result: undefined };
+}
+
+/** At most {@link MAX_IDS} of the policy ids, copied and frozen: what a decision records. */
+export function boundedIds(ids: readonly string[]): readonly string[] {
+  return Object.freeze(ids.slice(0, MAX_IDS));
 }
 
 /**
@@ -137,28 +146,75 @@ export function decisionOf(read: ReadResult, phase: 'before_tool' | 'after_tool'
 
 /** `denied by policy` or `denied by policy a, b`. */
 function byPolicy(text: string, ids: readonly string[] | undefined): string {
-  return ids === undefined || ids.length === 0 ? text : `${text} ${ids.join(', ')}`;
+  return ids === undefined || ids.length === 0 ? text : `${text} ${boundedIds(ids).join(', ')}`;
 }
 
 function nonEmpty(text: string | undefined): string | undefined {
   return text === undefined || text.trim() === '' ? undefined : text;
 }
 
-function plain(decision: 'allow' | 'deny', reason: string | undefined): ReadResult {
-  return { decision, reason, policies: undefined, stub: undefined, tool: undefined, args: undefined, result: undefined };
+function plain(decision: PolicyDecisionName, reason: string | undefined, policies: readonly string[] | undefined): ReadResult {
+  return { decision, reason, policies, stub: undefined, tool: undefined, args: undefined, result: undefined };
 }
 
-const FIELDS = ['decision', 'allow', 'reason', 'policies', 'stub', 'tool', 'args', 'result'] as const;
+/** Bits of {@link Fields.present}: which fields the answer has (`in`, as an absent field and an undefined one differ). */
+const DECISION = 1;
+const ALLOW = 2;
+const REASON = 4;
+const POLICIES = 8;
+const STUB = 16;
+const TOOL = 32;
+const ARGS = 64;
+const RESULT = 128;
+
+const FIELDS = [
+  ['decision', DECISION],
+  ['allow', ALLOW],
+  ['reason', REASON],
+  ['policies', POLICIES],
+  ['stub', STUB],
+  ['tool', TOOL],
+  ['args', ARGS],
+  ['result', RESULT],
+] as const;
 
 /** The answer's fields, each read once (a getter or Proxy cannot answer differently on a second read). */
-function snapshot(value: object): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  for (const field of FIELDS) if (field in value) fields[field] = (value as Record<string, unknown>)[field];
-  return fields;
+class Fields {
+  /** Which fields the answer has, as bits. */
+  readonly present: number;
+  readonly decision: unknown;
+  readonly allow: unknown;
+  readonly reason: unknown;
+  readonly policies: unknown;
+  readonly stub: unknown;
+  readonly tool: unknown;
+  readonly args: unknown;
+  readonly result: unknown;
+
+  constructor(answer: object) {
+    const value = answer as Record<string, unknown>;
+    let present = 0;
+    if ('decision' in value) present |= DECISION;
+    this.decision = (present & DECISION) === 0 ? undefined : value.decision;
+    if ('allow' in value) present |= ALLOW;
+    this.allow = (present & ALLOW) === 0 ? undefined : value.allow;
+    if ('reason' in value) present |= REASON;
+    this.reason = (present & REASON) === 0 ? undefined : value.reason;
+    if ('policies' in value) present |= POLICIES;
+    this.policies = (present & POLICIES) === 0 ? undefined : value.policies;
+    if ('stub' in value) present |= STUB;
+    this.stub = (present & STUB) === 0 ? undefined : value.stub;
+    if ('tool' in value) present |= TOOL;
+    this.tool = (present & TOOL) === 0 ? undefined : value.tool;
+    if ('args' in value) present |= ARGS;
+    this.args = (present & ARGS) === 0 ? undefined : value.args;
+    if ('result' in value) present |= RESULT;
+    this.result = (present & RESULT) === 0 ? undefined : value.result;
+    this.present = present;
+  }
 }
 
-function optionalText(fields: Record<string, unknown>, field: 'reason', rules: ReadRules): string | undefined {
-  const value = fields[field];
+function optionalText(value: unknown, field: 'reason', rules: ReadRules): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw problem(rules, `"${field}" is ${shown(value)}; it must be a string`);
   return value;
@@ -166,14 +222,19 @@ function optionalText(fields: Record<string, unknown>, field: 'reason', rules: R
 
 function readPolicies(value: unknown, rules: ReadRules): readonly string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.some((id) => typeof id !== 'string')) {
+  if (!Array.isArray(value) || !allStrings(value)) {
     throw problem(rules, `"policies" is ${shown(value)}; it must be an array of policy ids (strings)`);
   }
-  return value.length === 0 ? undefined : Object.freeze((value as string[]).slice(0, MAX_IDS));
+  return value.length === 0 ? undefined : (value as string[]);
 }
 
-function fieldList(fields: Record<string, unknown>): string {
-  const keys = Object.keys(fields);
+function allStrings(values: readonly unknown[]): boolean {
+  for (let index = 0; index < values.length; index += 1) if (typeof values[index] !== 'string') return false;
+  return true;
+}
+
+function fieldList(fields: Fields): string {
+  const keys = FIELDS.filter(([, bit]) => (fields.present & bit) !== 0).map(([name]) => name);
   return keys.length === 0 ? 'an object without "decision" or "allow"' : `an object with ${keys.map((k) => `"${k}"`).join(', ')} but no "decision" or boolean "allow"`;
 }
 

@@ -3,7 +3,7 @@
  * and both write the same text for the same value — the fast path is never a different document.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_INPUT_CHARS, parseInput, policyInputJson } from '../../../src/policy/input.js';
+import { MAX_INPUT_CHARS, parseInput, policyInput, policyInputJson } from '../../../src/policy/input.js';
 import { serializeBounded } from '../../../src/telemetry/capture/bounded-json.js';
 import type { HookContext } from '../../../src/index.js';
 
@@ -52,6 +52,25 @@ describe('policyInputJson', () => {
     const huge: unknown[] = [];
     huge.length = 10_000_000;
     expect(json({ huge }).length).toBeLessThanOrEqual(MAX_INPUT_CHARS);
+  });
+});
+
+describe('policyInput', () => {
+  const parts = (args: Record<string, unknown>) => ({ phase: 'before_tool', tool: 't', args, ctx, hasResult: false, context: undefined }) as const;
+
+  it('is the document itself for small plain data (the hooks\' args by reference), the same document as the JSON', () => {
+    const args = Object.freeze({ q: 'x', n: 1, list: Object.freeze([1, 'two']) });
+    const input = policyInput(parts(args));
+    expect(input.args).toBe(args);
+    expect(JSON.stringify(input)).toBe(policyInputJson(parts(args)));
+  });
+
+  it('is the bounded JSON parsed for anything else', () => {
+    const args = { long: 'x'.repeat(20_000), proxy: new Proxy({ a: 1 }, {}) };
+    const input = policyInput(parts(args));
+    expect(input.args).not.toBe(args);
+    expect(input).toEqual(parseInput(policyInputJson(parts(args))));
+    expect(JSON.stringify(input).length).toBeLessThan(20_000);
   });
 });
 

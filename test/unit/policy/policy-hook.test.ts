@@ -163,6 +163,24 @@ describe('policyHook: malformed answers are hook errors naming the field, never 
     });
   }
 
+  it('reads each field of an answer once, and an answer that throws when read is named', async () => {
+    const reads: string[] = [];
+    const counted = new Proxy({ decision: 'deny', reason: 'no', policies: ['p'] } as Record<string, unknown>, {
+      get: (target, key) => (reads.push(String(key)), target[key as string]),
+    });
+    const { error } = await call(engine(counted));
+    expect((error as Error).message).toMatch(/no/);
+    // `then` is the hook asking whether the answer is a promise.
+    expect(reads.filter((key) => key !== 'then').sort()).toEqual(['decision', 'policies', 'reason']);
+    const throwing = {
+      get decision(): string {
+        throw new Error('boom');
+      },
+    };
+    const failure = (await call(engine(throwing))).phases[0]?.errors[0];
+    expect(String((failure?.error as Error).message)).toMatch(/answered an unreadable object \(boom\)/);
+  });
+
   it('replace without a result and requires-approval in after_tool are named too', async () => {
     const after = async (answer: unknown) => (await call(engine((input: PolicyInput) => (input.phase === 'after_tool' ? answer : true)), { phases: ['before_tool', 'after_tool'] })).phases[1]?.errors[0];
     expect(String(((await after({ decision: 'replace' }))?.error as Error).message)).toMatch(/"replace" without "result"/);
@@ -274,6 +292,14 @@ describe('policyHook: telemetry', () => {
       [ATTR_POLICY_DIGEST]: 'ab'.repeat(32),
       [ATTR_POLICY_IDS]: ['read-only'],
     });
+  });
+
+  it('records at most 64 ids, a frozen copy: the engine\'s own array is left as it is', async () => {
+    const ids = Array.from({ length: 70 }, (_, i) => `p${i}`);
+    await call(engine({ decision: 'deny', policies: ids }));
+    const recorded = decisionEvents()[0]?.[ATTR_POLICY_IDS] as string[];
+    expect(recorded).toEqual(ids.slice(0, 64));
+    expect(Object.isFrozen(ids)).toBe(false);
   });
 
   it('leaves out the digest and ids when there are none', async () => {
