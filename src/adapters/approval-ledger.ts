@@ -17,7 +17,7 @@ import { addSpanLink } from '../telemetry/span.js';
 import { ATTR_APPROVAL_ID } from '../telemetry/semconv.js';
 import { setBounded } from '../internal/bounded-map.js';
 import { warnVisibly } from '../telemetry/warn-once.js';
-import { jsonOf } from './shared.js';
+import { jsonOf } from './json-text.js';
 
 /** How many approval ids a ledger remembers by default (asked and resolved ones together). */
 const DEFAULT_CAPACITY = 10_000;

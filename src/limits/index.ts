@@ -16,6 +16,5 @@
  */
 export { limitHook } from './limit-hook.js';
 export { memoryLimitStore } from './memory-store.js';
-export type { MemoryLimitStore } from './memory-store.js';
 export { redisLimitStore } from './redis-store.js';
-export type { LimitExceeded, LimitHookOptions, LimitStore, LimitTake, MemoryLimitStoreOptions, RedisLimitStoreOptions } from './types.js';
+export type { LimitExceeded, LimitHookOptions, LimitStore, LimitTake, MemoryLimitStore, MemoryLimitStoreOptions, RedisLimitStoreOptions } from './types.js';

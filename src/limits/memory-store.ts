@@ -7,15 +7,7 @@ import { quoteValue } from '../internal/describe.js';
 import { optionalCount, readOptions } from '../internal/validate.js';
 import { warnVisibly } from '../telemetry/warn-once.js';
 import { memoryKey } from './store-key.js';
-import type { LimitStore, LimitTake, MemoryLimitStoreOptions } from './types.js';
-
-/** A memory store, as `memoryLimitStore()` returns it: a {@link LimitStore} that also says how full it is. */
-export interface MemoryLimitStore extends LimitStore {
-  /** How many keys it holds. */
-  readonly size: number;
-  /** How many keys it evicted (least recently used first) to stay within `maxKeys`. */
-  readonly evicted: number;
-}
+import type { LimitTake, MemoryLimitStore, MemoryLimitStoreOptions } from './types.js';
 
 const DEFAULT_MAX_KEYS = 100_000;
 

@@ -108,3 +108,11 @@ export interface RedisLimitStoreOptions {
    */
   readonly timeoutMs?: number;
 }
+
+/** A memory store, as `memoryLimitStore()` returns it: a {@link LimitStore} that also says how full it is. */
+export interface MemoryLimitStore extends LimitStore {
+  /** How many keys it holds. */
+  readonly size: number;
+  /** How many keys it evicted (least recently used first) to stay within `maxKeys`. */
+  readonly evicted: number;
+}

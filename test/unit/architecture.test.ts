@@ -21,7 +21,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   flows: ['base', 'telemetry', 'runner'],
   hooks: ['base', 'telemetry'],
   node: ['base', 'telemetry'],
-  adapters: ['base', 'telemetry', 'runner', 'flows', 'entry'],
+  adapters: ['base', 'telemetry', 'runner', 'flows'],
   replay: ['base', 'telemetry', 'entry', 'receipts'],
   receipts: ['base', 'telemetry', 'runner', 'entry'],
   entry: ['base', 'telemetry', 'runner', 'flows'],
@@ -158,5 +158,26 @@ describe('approvals: one vocabulary (docs/architecture.md, "One Ask, from a hook
     }
     expect([...homes].filter(([, where]) => where.length > 1).map(([name, where]) => `${name}: ${where.join(', ')}`)).toEqual([]);
     expect(files.filter(({ file }) => file.endsWith(`${sep}approval.ts`)).map(({ file }) => relative(SRC, file))).toEqual([]);
+  });
+});
+
+describe('adapters (src/adapters/README.md)', () => {
+  it('import src/ modules directly, never the package entry (not even its types), and each has the one skeleton', () => {
+    const adapters = files.filter(({ file }) => layerOf(file) === 'adapters');
+    const viaEntry = adapters.filter(({ file, text }) =>
+      [...text.matchAll(/^(?:import|export)\b[^;]*?from\s+'(\.[^']+)'/gm)].some((match) => layerOf(normalize(join(dirname(file), (match[1] as string).replace(/\.js$/, '.ts')))) === 'entry'),
+    );
+    expect(viaEntry.map(({ file }) => relative(SRC, file))).toEqual([]);
+    const folders = new Set(adapters.map(({ file }) => relative(join(SRC, 'adapters'), dirname(file))).filter((folder) => folder !== ''));
+    const missing = [...folders].flatMap((folder) => ['index.ts', 'types.ts', 'with-hooks.ts'].filter((name) => !adapters.some(({ file }) => file === join(SRC, 'adapters', folder, name))).map((name) => `${folder}/${name}`));
+    expect([folders.size, missing]).toEqual([8, []]);
+  });
+
+  it('the entry points of policy, limits and receipts follow the same skeleton: exports by name, public types from types.ts', () => {
+    const entries = files.filter(({ file }) => ['policy', 'limits', 'receipts'].includes(layerOf(file)) && relative(SRC, file).endsWith('index.ts'));
+    const stray = entries.flatMap(({ file, text }) =>
+      [...text.matchAll(/^export (type )?(\*|\{[^}]*\}) from '([^']+)'/gm)].filter((match) => match[2] === '*' || (match[1] !== undefined && match[3] !== './types.js')).map((match) => `${relative(SRC, file)}: ${match[0]}`),
+    );
+    expect([entries.length, stray]).toEqual([3, []]);
   });
 });

@@ -14,7 +14,7 @@ import { setBounded } from '../../internal/bounded-map.js';
 import type { ToolArgs } from '../../hook.js';
 import type { RunnerCore } from '../../runner/core.js';
 import { ApprovalLedger, alreadyResolved, askedInOf, callDigest } from '../approval-ledger.js';
-import { jsonOf } from '../shared.js';
+import { jsonOf } from '../json-text.js';
 import type { AdkEvent, AdkInvocationContext, AdkPart, AdkToolContext } from './types.js';
 
 /** ADK's name for the function call that asks the user to confirm a tool call. */

@@ -15,8 +15,9 @@ import type { HandoffRequest } from '../../runner/handoff.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { ToolArgs } from '../../hook.js';
-import type { HookedSetSettings } from '../shared.js';
-import { argsSnapshot, setCallPlan } from '../shared.js';
+import type { AdapterSettings } from '../settings.js';
+import { argsSnapshot } from '../args-snapshot.js';
+import { setCallPlan } from '../call-plan.js';
 import type { AdkApprovals } from './approvals.js';
 import { AWAITING_CONFIRMATION } from './approvals.js';
 import type { AdkTool, AdkToolCallbackParams, AdkToolContext } from './types.js';
@@ -25,7 +26,7 @@ import type { AdkTool, AdkToolCallbackParams, AdkToolContext } from './types.js'
 export type AdkResponse = Record<string, unknown>;
 
 /** Runs one call through the hooks; never rejects: every ending is a response for the model. */
-export async function runAdkCall<S>(settings: HookedSetSettings<S, AdkApprovals>, params: AdkToolCallbackParams): Promise<AdkResponse> {
+export async function runAdkCall<S>(settings: AdapterSettings<S, AdkApprovals>, params: AdkToolCallbackParams): Promise<AdkResponse> {
   const { tool, toolContext } = params;
   const args = argsSnapshot(params.toolArgs);
   const tools = toolsOf(tool, toolContext);

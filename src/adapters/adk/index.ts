@@ -14,7 +14,7 @@
  * ```
  * @packageDocumentation
  */
-export { ToolhooksPlugin, toolhooksPlugin } from './plugin.js';
-export type { ToolhooksPluginOptions } from './plugin.js';
+export { toolhooksPlugin } from './with-hooks.js';
+export { ToolhooksPlugin } from './plugin.js';
 export { AdkConfirmationRefused } from './approvals.js';
-export type { AdkBeforeToolCallback, AdkTool, AdkToolCallbackParams, AdkToolConfirmation, AdkToolContext, AdkInvocationContext, AdkAgent, AdkEvent, AdkPart } from './types.js';
+export type { ToolhooksPluginOptions, AdkBeforeToolCallback, AdkTool, AdkToolCallbackParams, AdkToolConfirmation, AdkToolContext, AdkInvocationContext, AdkAgent, AdkEvent, AdkPart } from './types.js';

@@ -1,8 +1,31 @@
 /**
- * The Google ADK shapes this adapter uses, written out structurally: ADK is an optional peer, and
- * toolhooks/adk loads without it in both module formats. The plugin they build is assignable to ADK's
- * `BasePlugin` (checked by the adapter's tests against `@google/adk` 2.x).
+ * The public types of toolhooks/adk: the options of {@link toolhooksPlugin} (extending the options every
+ * adapter shares), and the Google ADK shapes this adapter uses, written out structurally: ADK is an
+ * optional peer, and toolhooks/adk loads without it in both module formats. The plugin they build is
+ * assignable to ADK's `BasePlugin` (checked by the adapter's tests against `@google/adk` 2.x).
  */
+import type { AdapterOptions } from '../types.js';
+
+/**
+ * Options of {@link toolhooksPlugin}.
+ *
+ * @example
+ * ```ts
+ * const plugin = toolhooksPlugin(runner, { state: { user }, approvals: 'framework' });
+ * ```
+ */
+export interface ToolhooksPluginOptions<S = unknown> extends AdapterOptions<S> {
+  /**
+   * Who answers a before_tool Ask. `'runner'` (the default): the runner's `approver`, inside the
+   * call. `'framework'`: ADK's tool confirmation — the call requests a confirmation pinned to it, the
+   * run pauses with an `adk_request_confirmation` call, and the run that carries the user's answer
+   * (in this process or another) runs the call with it.
+   */
+  approvals?: 'runner' | 'framework';
+  /** The plugin's name in the Runner (ADK requires unique names). Default `'toolhooks'`. */
+  name?: string;
+}
+
 
 /** An ADK tool as callbacks receive it (a `BaseTool`). */
 export interface AdkTool {

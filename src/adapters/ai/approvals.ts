@@ -23,7 +23,7 @@ import type { ApprovalHandoff, HandoffRequest } from '../../runner/handoff.js';
 import { endSpan, isRecording } from '../../telemetry/span.js';
 import type { Resolution } from '../approval-ledger.js';
 import { ApprovalLedger, PER_ID_CAPACITY, alreadyResolved, askedInOf, callDigest, goesOn, notAskedAbout } from '../approval-ledger.js';
-import { jsonOf } from '../shared.js';
+import { jsonOf } from '../json-text.js';
 import { answerFor, deniedCalls } from './approval-messages.js';
 import { setBounded } from '../../internal/bounded-map.js';
 

@@ -23,7 +23,6 @@
  * @packageDocumentation
  */
 export { withHooks } from './with-hooks.js';
-export type { FrameworkApprovalOptions, HookedTools, WithHooksOptions } from './with-hooks.js';
-export type { ToolApprovalOptions, ToolApprovalStatus } from './approvals.js';
 export { recordInvalidToolCalls } from './invalid-calls.js';
-export type { RecordInvalidToolCallsOptions, RepairToolCallOptions } from './invalid-calls.js';
+export type { FrameworkApprovalOptions, HookedTools, RecordInvalidToolCallsOptions, RepairToolCallOptions, WithHooksOptions } from './types.js';
+export type { ToolApprovalOptions, ToolApprovalStatus } from './approvals.js';

@@ -8,38 +8,8 @@ import { typeName } from '../../internal/describe.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import type { RunnerCore } from '../../runner/core.js';
 import { recordRejectedCall } from '../rejected-call.js';
-import { requireOptionsObject, requireRunner } from '../shared.js';
-
-/**
- * What the AI SDK (6 and 7) hands an `experimental_repairToolCall` function, as far as this reads
- * it; the SDK passes more (`system`, `messages`, `tools`, `inputSchema`), which reach your `repair`
- * unchanged. Typed here rather than imported so the one function fits whichever `ai` line you run.
- *
- * @example
- * ```ts
- * const repair = async ({ toolCall }: RepairToolCallOptions) => ({ ...toolCall, input: fixJson(toolCall.input) });
- * ```
- */
-export interface RepairToolCallOptions {
-  readonly toolCall: { readonly type: 'tool-call'; readonly toolCallId: string; readonly toolName: string; readonly input: string };
-  readonly error: unknown;
-}
-
-/**
- * Options of {@link recordInvalidToolCalls}.
- *
- * @example
- * ```ts
- * const repairToolCall = recordInvalidToolCalls(runner, { repair: async ({ toolCall }) => fixJson(toolCall) });
- * ```
- */
-export interface RecordInvalidToolCallsOptions<O extends RepairToolCallOptions = RepairToolCallOptions, R = never> {
-  /**
-   * Your own repair function. It runs first; a call it repairs (returns non-null) is not recorded
-   * here — the repaired call runs through the hooked tool like any other.
-   */
-  repair?: (options: O) => R | PromiseLike<R>;
-}
+import { requireOptionsObject, requireRunner } from '../settings.js';
+import type { RecordInvalidToolCallsOptions, RepairToolCallOptions } from './types.js';
 
 /**
  * Builds an `experimental_repairToolCall` function that records every tool call the AI SDK rejects

@@ -6,7 +6,14 @@
  * SDK takes it as the result.
  * @internal
  */
-import { isAsyncIterable } from '../shared.js';
+/** Whether a value is an async iterable (a tool that streams its values). */
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
 
 /** Where a running tool's yielded values go. */
 export type Sink = (value: unknown) => void;

@@ -10,95 +10,22 @@ import type { HookRunner } from '../../runner/hook-runner.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { RunnerCore } from '../../runner/core.js';
-import type { CallLimits } from '../shared.js';
-import { copyWith, mapToolRecord, readApprovalsMode, readLimits, requireOptionsObject, requireRunner, setCallPlan } from '../shared.js';
+import type { AdapterSettings } from '../settings.js';
+import { adapterSettings, readApprovalsMode, requireOptionsObject, requireRunner } from '../settings.js';
+import { copyWith, mapToolRecord } from '../tool-copy.js';
+import { setCallPlan } from '../call-plan.js';
 import type { HeldBefore } from '../../flows/before-ahead.js';
 import { runBeforeAhead } from '../../flows/before-ahead.js';
 import type { ApprovalHandoff } from '../../runner/handoff.js';
 import { alreadyResolved, notAskedAbout } from '../approval-ledger.js';
 import { recordDeniedCall } from '../denied-call.js';
 import { startCallSpan } from '../../flows/tool-call.js';
-import type { ApprovalCall, CallRunner, ToolApprovalOptions, ToolApprovalStatus } from './approvals.js';
+import type { ApprovalCall, CallRunner } from './approvals.js';
 import { AiSdkApprovals } from './approvals.js';
 import { frameworkToolSpan } from '../framework-span.js';
 import type { Sink } from './stream.js';
 import { isAsyncGeneratorFunction, settle, streamCall } from './stream.js';
-
-/**
- * Options of {@link withHooks}.
- *
- * @example
- * ```ts
- * const abortRun = new AbortController();
- * const hooked = withHooks(tools, runner, { state: { userId }, abortRun, maxRetries: 2 });
- * await generateText({ model, tools: hooked, abortSignal: abortRun.signal, prompt });
- * ```
- */
-export interface WithHooksOptions<S = unknown> {
-  /** Agent state passed to every hook. */
-  state?: S;
-  /**
-   * Stops the whole run when a hook aborts a call: the adapter calls `abortRun.abort(error)` with the
-   * {@link HookAbortError}. Pass `abortRun.signal` as the `abortSignal` of `generateText` /
-   * `streamText`: `generateText` then rejects with the HookAbortError before its next step,
-   * `streamText` ends its stream with an `abort` part and its promises (`text`, `steps`…) reject.
-   * Without it an Abort only fails that one call and the model sees the reason as the tool's error.
-   */
-  abortRun?: AbortController;
-  /** How many times an on_error Redirect may retry a tool. Default 1. */
-  maxRetries?: number;
-  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
-  maxReexecutions?: number;
-  /**
-   * Who answers a hook's Ask: `'runner'` (the default), the runner's `approver`, inside the call. For
-   * the AI SDK's own approval flow, `'framework'` ({@link FrameworkApprovalOptions}).
-   */
-  approvals?: 'runner';
-}
-
-/**
- * Options of {@link withHooks} that hand a hook's Ask to the AI SDK's own approval flow: `withHooks`
- * then returns {@link HookedTools} (`{ tools, toolApproval, onStart }`, pass all three to
- * `generateText` / `streamText` / `ToolLoopAgent`); the app gets the SDK's `tool-approval-request`,
- * answers with a `tool-approval-response`, and the approved call runs in the next call.
- *
- * @example
- * ```ts
- * const { tools, toolApproval, onStart } = withHooks(mailTools, runner, { approvals: 'framework', state: { userId } });
- * ```
- */
-export interface FrameworkApprovalOptions<S = unknown> extends Omit<WithHooksOptions<S>, 'approvals'> {
-  approvals: 'framework';
-}
-
-/**
- * What {@link withHooks} returns with `approvals: 'framework'`: the hooked tools, and the two pieces
- * that hand a hook's Ask to the AI SDK's own approval flow. Spread it into the call.
- *
- * @example
- * ```ts
- * const hooked = withHooks(tools, runner, { approvals: 'framework' });
- * const first = await generateText({ model, ...hooked, messages });                  // tool-approval-request parts in first.content
- * messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] });
- * const second = await generateText({ model, ...hooked, messages });                 // the approved call runs here
- * ```
- */
-export interface HookedTools<T> {
-  /** The hooked tool set (as `withHooks` returns it without the option; each tool also has a `needsApproval`, for `ai` 6). */
-  readonly tools: T;
-  /**
-   * The `toolApproval` function (`ai` 7): runs the hooks' before_tool phase for each call and answers
-   * `'user-approval'` (with the asking hook's reason) when they ask. For a tool it did not hook, it
-   * answers as the tool's own `needsApproval` would (the SDK ignores those once a function is given).
-   */
-  readonly toolApproval: (options: ToolApprovalOptions) => Promise<ToolApprovalStatus>;
-  /**
-   * The `onStart` callback (`experimental_onStart` on `ai` 6): records the calls the app denied as
-   * `denied` — the SDK answers those with `execution-denied` without calling anything else of ours.
-   * With an `onStart` of your own, call this one from it.
-   */
-  readonly onStart: (event: { readonly messages?: readonly unknown[] }) => Promise<void>;
-}
+import type { FrameworkApprovalOptions, HookedTools, WithHooksOptions } from './types.js';
 
 type ExecuteFunction = (input: unknown, options?: unknown) => unknown;
 
@@ -110,14 +37,10 @@ interface Runnable {
   readonly description: string | undefined;
 }
 
-interface Settings<S> {
-  readonly core: RunnerCore<S>;
-  readonly state: S | undefined;
+/** What every call through one hooked tool set shares; `approvals` is the SDK's approval flow, with `approvals: 'framework'`. */
+interface Settings<S> extends AdapterSettings<S, AiSdkApprovals> {
   readonly abortRun: AbortController | undefined;
-  readonly limits: CallLimits;
   readonly runnables: ReadonlyMap<string, Runnable>;
-  /** The SDK's approval flow, with `approvals: 'framework'`. */
-  approvals: AiSdkApprovals | undefined;
 }
 
 /** What a call of the framework approval flow adds to its spec. */
@@ -200,16 +123,9 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
     const description: unknown = (tool as { description?: unknown }).description;
     runnables.set(name, { tool, execute: execute as ExecuteFunction, description: typeof description === 'string' ? description : undefined });
   }
-  const settings: Settings<S> = {
-    core,
-    state: raw.state as S | undefined,
-    abortRun: raw.abortRun as AbortController | undefined,
-    limits: readLimits(raw, where),
-    runnables,
-    approvals: undefined,
-  };
-  const approvals = mode === 'framework' ? new AiSdkApprovals(callRunner(settings), where) : undefined;
-  settings.approvals = approvals;
+  const shared = { ...adapterSettings<S, AiSdkApprovals>(core, raw, where, undefined), abortRun: raw.abortRun as AbortController | undefined, runnables };
+  const approvals = mode === 'framework' ? new AiSdkApprovals(callRunner(shared), where) : undefined;
+  const settings: Settings<S> = { ...shared, approvals };
 
   const hooked = mapToolRecord(tools, (name, tool) => {
     const runnable = runnables.get(name);
@@ -237,7 +153,7 @@ function hookedNeedsApproval(name: string, runnable: Runnable, approvals: AiSdkA
 }
 
 /** How the framework approval flow runs calls of this set: ahead of the call, or recorded without the tool. */
-function callRunner<S>(settings: Settings<S>): CallRunner {
+function callRunner<S>(settings: Omit<Settings<S>, 'approvals'>): CallRunner {
   const notRun: Executor = () => {
     // Reached only when the hooks no longer ask in a call the app denied: the SDK runs nothing for it.
     throw new Error('the app denied this call; the tool did not run');

@@ -8,7 +8,7 @@
 import { brandAcrossBuilds, processWide } from '../../internal/brand.js';
 import { typeName } from '../../internal/describe.js';
 import { VERSION } from '../../version.js';
-import type { ApprovalRequest, ApprovalResponse } from '../../index.js';
+import type { ApprovalRequest, ApprovalResponse } from '../../hook.js';
 import { ApprovalLedger } from '../approval-ledger.js';
 import type { HandoffRequest } from '../../runner/handoff.js';
 import { setBounded } from '../../internal/bounded-map.js';

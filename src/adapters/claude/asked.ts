@@ -5,7 +5,7 @@
  * and a session's calls are dropped when it ends: nothing outlives the run.
  * @internal
  */
-import type { ToolArgs } from '../../index.js';
+import type { ToolArgs } from '../../hook.js';
 import { setBounded } from '../../internal/bounded-map.js';
 
 /** A call that asked: what its continuation runs the hooks with again. */

@@ -4,19 +4,23 @@
  * @internal
  */
 import { isPlainObject } from '../../decisions.js';
-import type { Executor, HookAbortError, HookRunner, ToolArgs } from '../../index.js';
+import type { Executor } from '../../flows/execute-tool.js';
+import type { HookAbortError } from '../../errors.js';
+import type { ToolArgs } from '../../hook.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { ApprovalHandoff } from '../../runner/handoff.js';
-import { runnerCore } from '../../runner/registry.js';
-import { redirectTargetsSharing } from '../shared.js';
+import { redirectTargetsSharing } from '../redirect-targets.js';
+import type { AdapterSettings } from '../settings.js';
 import type { ClaudeApprovalMode } from './approvals.js';
 import type { AskedCalls } from './asked.js';
 import type { PendingCalls } from './pending.js';
 import type { ClaudeHookInput, ClaudeHookOutput } from './types.js';
 
-export interface Settings<S> {
-  readonly runner: HookRunner<S>;
-  readonly state: { readonly value: S } | undefined;
+/**
+ * What every call through one `claudeAgentHooks` shares: the runner's core and the hooks' state (the SDK
+ * runs each tool once, so no limits), and the adapter's own parts.
+ */
+export interface Settings<S> extends Pick<AdapterSettings<S, never>, 'core' | 'state'> {
   readonly tools: readonly string[];
   readonly pending: PendingCalls;
   readonly approvals: ClaudeApprovalMode;
@@ -53,12 +57,12 @@ export function idOf(input: { readonly tool_use_id?: unknown }, toolUseID: strin
  */
 export function callTool<S>(settings: Settings<S>, call: ClaudeCall, execute: Executor, handoff?: ApprovalHandoff): Promise<unknown> {
   return runToolCall<S>({
-    core: runnerCore<S>(settings.runner, 'claudeAgentHooks'),
+    core: settings.core,
     toolName: call.toolName,
     args: call.args,
     execute,
     ...redirectTargetsSharing(call.toolName, () => settings.tools, execute),
-    state: settings.state?.value as S,
+    state: settings.state as S,
     callId: call.id,
     maxRetries: 0,
     maxReexecutions: 0,

@@ -7,10 +7,10 @@
  * @internal
  */
 import { isPlainObject } from '../../decisions.js';
-import { HookAbortError } from '../../index.js';
-import type { ApprovalResponse, ToolArgs } from '../../index.js';
+import { HookAbortError } from '../../errors.js';
+import type { ApprovalResponse, ToolArgs } from '../../hook.js';
 import { warnVisibly } from '../../telemetry/warn-once.js';
-import { toText } from '../shared.js';
+import { toText } from '../json-text.js';
 import { askedInOf, goesOn } from '../approval-ledger.js';
 import type { AskedCall } from './asked.js';
 import type { Settings } from './call.js';

@@ -4,14 +4,14 @@
  * call ends as pending; a deferred call's resumed PreToolUse carries the app's answer.
  * @internal
  */
-import { HookAbortError } from '../../index.js';
-import type { Executor } from '../../index.js';
+import { HookAbortError } from '../../errors.js';
+import type { Executor } from '../../flows/execute-tool.js';
 import type { ApprovalHandoff, HandoffRequest } from '../../runner/handoff.js';
 import type { Resolution } from '../approval-ledger.js';
 import { alreadyResolved, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
 import { recordDeniedCall } from '../denied-call.js';
-import { runnerCore } from '../../runner/registry.js';
-import { toText } from '../shared.js';
+import type { RunnerCore } from '../../runner/core.js';
+import { toText } from '../json-text.js';
 import type { ClaudeCall, Settings } from './call.js';
 import { callTool, deny, preToolUse, readCall, sameJson, stop, toolInput } from './call.js';
 import type { ClaudeHookInput, ClaudeHookOutput } from './types.js';
@@ -93,7 +93,7 @@ function run<S>(call: ClaudeCall, settings: Settings<S>, handoff: (answer: Answe
 
 /** A resumed call that is not the one deferred: recorded as `denied` without running its hooks, and denied. */
 async function refused<S>(call: ClaudeCall, settings: Settings<S>, id: string, resolution: Resolution): Promise<ClaudeHookOutput> {
-  await recordDeniedCall(runnerCore(settings.runner, 'claudeAgentHooks'), { toolName: call.toolName, callId: id, approvalId: id, args: call.args, resolution });
+  await recordDeniedCall(settings.core as RunnerCore, { toolName: call.toolName, callId: id, approvalId: id, args: call.args, resolution });
   return deny(notAskedAbout(id));
 }
 

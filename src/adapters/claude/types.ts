@@ -1,8 +1,43 @@
 /**
- * The Claude Agent SDK's hook shapes this adapter uses, written out structurally: the SDK is an
- * ES-module-only optional peer, and toolhooks/claude loads without it in both module formats.
- * They are assignable to the SDK's `Options['hooks']` (checked by the adapter's tests).
+ * The public types of toolhooks/claude: the options of {@link claudeAgentHooks} (extending the options
+ * every adapter shares), and the Claude Agent SDK's hook shapes this adapter uses, written out
+ * structurally: the SDK is an ES-module-only optional peer, and toolhooks/claude loads without it in
+ * both module formats. They are assignable to the SDK's `Options['hooks']` (checked by the adapter's tests).
  */
+import type { AdapterOptions } from '../types.js';
+import type { DeferredApprovals } from './approvals.js';
+
+/**
+ * Options of {@link claudeAgentHooks}.
+ *
+ * @example
+ * ```ts
+ * const hooks = claudeAgentHooks(runner, { state: { user }, tools: ['Read', 'mcp__sandbox__run'], maxToolDurationMs: 600_000 });
+ * ```
+ */
+export interface ClaudeAgentHooksOptions<S = unknown> extends Pick<AdapterOptions<S>, 'state'> {
+  /**
+   * The tools a Redirect's `newTool` may name (the SDK cannot switch tools: the call is denied and
+   * the model is told to use that tool). Any other target is an `invalid_redirect_target` hook error.
+   */
+  tools?: readonly string[];
+  /**
+   * How long a call may wait for its PostToolUse / PostToolUseFailure before it is ended as failed
+   * (`ClaudeToolError`, failure `timeout`). Default 1_800_000 (30 min); 0 = wait for the session's end.
+   */
+  maxToolDurationMs?: number;
+  /**
+   * Where a before_tool Ask goes (docs/adapters.md, "Claude Agent SDK"):
+   * - `'runner'` (default): the runner's `approver` decides inside PreToolUse, as every adapter does;
+   * - `'ask'`: PreToolUse answers `permissionDecision: 'ask'` with the Ask's reason, so the SDK's own
+   *   permission flow asks (your `canUseTool`, a `PermissionRequest` hook, the permission prompt tool;
+   *   denied where nobody can be asked); the call is continued when the SDK reports the outcome;
+   * - a {@link DeferredApprovals}: PreToolUse answers `'defer'`, the query stops with
+   *   `deferred_tool_use`, and the resumed query runs the call with the answer the app gave.
+   */
+  approvals?: 'runner' | 'ask' | DeferredApprovals;
+}
+
 
 /** A hook input as the SDK passes it: `hook_event_name` plus the event's fields. */
 export interface ClaudeHookInput {

@@ -8,7 +8,7 @@
  */
 import type { HITLRequest, HITLResponse, ToolCallRequest } from 'langchain';
 import { isPlainObject } from '../../decisions.js';
-import type { ApprovalRequest, ApprovalResponse, Approver, ToolArgs } from '../../index.js';
+import type { ApprovalRequest, ApprovalResponse, Approver, ToolArgs } from '../../hook.js';
 import type { ApprovalHandoff } from '../../runner/handoff.js';
 import type { ApprovalLedger } from '../approval-ledger.js';
 import { alreadyResolved, approvalId, askedInOf, callDigest, callSpanContext, linkToAsker, notAskedAbout } from '../approval-ledger.js';

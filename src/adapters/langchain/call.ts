@@ -4,13 +4,15 @@
  * @internal
  */
 import { ToolMessage } from '@langchain/core/messages';
-import type { Approver, Executor, HookRunner, ToolArgs } from '../../index.js';
+import type { Approver, ToolArgs } from '../../hook.js';
+import type { Executor } from '../../flows/execute-tool.js';
+import type { RunnerCore } from '../../runner/core.js';
 import { isPlainObject } from '../../decisions.js';
 import type { ApprovalHandoff } from '../../runner/handoff.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import { runnerCore } from '../../runner/registry.js';
-import type { CallLimits } from '../shared.js';
-import { redirectTargetsSharing, toText } from '../shared.js';
+import type { CallLimits } from '../settings.js';
+import { redirectTargetsSharing } from '../redirect-targets.js';
+import { toText } from '../json-text.js';
 import { isGraphInterrupt } from './approvals.js';
 
 /** Runs one tool of the agent (the requested one or a redirect target) with the given args. */
@@ -18,10 +20,10 @@ type RunTool = (toolName: string, args: ToolArgs, attempt: number) => Promise<un
 
 /** Everything one hooked LangChain tool call needs. */
 interface LangChainCall<S> {
-  readonly runner: HookRunner<S>;
+  readonly core: RunnerCore<S>;
   readonly toolName: string;
   readonly args: ToolArgs;
-  readonly state: { readonly value: S } | undefined;
+  readonly state: S | undefined;
   readonly callId: string | undefined;
   readonly description: string | undefined;
   readonly signal: AbortSignal | undefined;
@@ -50,10 +52,10 @@ export async function runHookedCall<S>(call: LangChainCall<S>): Promise<unknown>
     return output;
   };
   const result = await runToolCall<S>({
-    core: runnerCore<S>(call.runner, 'toolhooksMiddleware'),
+    core: call.core,
     toolName: call.toolName,
     args: call.args,
-    state: call.state?.value as S,
+    state: call.state as S,
     execute: executor,
     ...redirectTargetsSharing(call.toolName, call.redirectTargetNames, executor),
     callId: call.callId,

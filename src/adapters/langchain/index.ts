@@ -16,7 +16,6 @@
  * @packageDocumentation
  */
 export { toolhooksMiddleware } from './middleware.js';
-export type { ToolhooksMiddlewareOptions } from './middleware.js';
-export type { ToolhooksApprovalInterrupt, ToolhooksApprovalResume } from './approvals.js';
 export { withHooks } from './with-hooks.js';
-export type { LangChainWithHooksOptions } from './with-hooks.js';
+export type { LangChainWithHooksOptions, ToolhooksMiddlewareOptions } from './types.js';
+export type { ToolhooksApprovalInterrupt, ToolhooksApprovalResume } from './approvals.js';

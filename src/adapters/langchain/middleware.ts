@@ -6,50 +6,18 @@ import type { ToolMessage } from '@langchain/core/messages';
 import type { AgentMiddleware, ToolCallRequest } from 'langchain';
 import { createMiddleware } from 'langchain';
 import { typeName } from '../../internal/describe.js';
-import { HookAbortError } from '../../index.js';
-import type { HookRunner, ToolArgs } from '../../index.js';
+import { HookAbortError } from '../../errors.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
+import type { ToolArgs } from '../../hook.js';
 import { ApprovalLedger } from '../approval-ledger.js';
-import type { CallLimits } from '../shared.js';
-import { readApprovalsMode, readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import type { AdapterSettings, CallLimits } from '../settings.js';
+import { readApprovalsMode, readLimits, requireOptionsObject, requireRunner } from '../settings.js';
 import type { CallApproval } from './approvals.js';
 import { interruptApproval, isGraphInterrupt } from './approvals.js';
 import { LANGGRAPH_SUSPENDS, runHookedCall, toToolMessage } from './call.js';
 import { LearnedRedirectTargets } from './redirect-targets.js';
 import { describeTool, nameOf } from './tools.js';
-
-/**
- * Options of {@link toolhooksMiddleware}.
- *
- * @example
- * ```ts
- * const agent = createAgent({ model, tools, middleware: [toolhooksMiddleware(runner, { tools, maxRetries: 2 })] });
- * ```
- */
-export interface ToolhooksMiddlewareOptions<S = unknown> {
-  /** State passed to hooks. Default: the agent's state at the time of the call (`request.state`). */
-  state?: S;
-  /**
-   * The tools a Redirect's `newTool` may name (usually the same array as `createAgent`'s `tools`), for
-   * every agent this middleware is given to. Default: the tools the calling agent offered its model in
-   * the model call that asked for the tool call — so a middleware shared by several agents only ever
-   * runs a tool of the agent the call came from.
-   */
-  tools?: readonly object[];
-  /** Middleware name, unique among the agent's middleware. Default `'toolhooks'`. */
-  name?: string;
-  /** How many times an on_error Redirect may retry a tool. Default 1. */
-  maxRetries?: number;
-  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
-  maxReexecutions?: number;
-  /**
-   * Who answers an Ask. `'runner'` (default): the runner's `approver`, inside the call.
-   * `'framework'`: LangGraph — the call raises an `interrupt()` whose value is a
-   * `ToolhooksApprovalInterrupt` (LangChain's human-in-the-loop request), the agent stops with
-   * it in `result.__interrupt__`, and the app resumes with `new Command({ resume })`
-   * (`ToolhooksApprovalResume`). The agent needs a checkpointer.
-   */
-  approvals?: 'runner' | 'framework';
-}
+import type { ToolhooksMiddlewareOptions } from './types.js';
 
 type Handler = (request: ToolCallRequest) => Promise<ToolMessage | CommandLike> | ToolMessage | CommandLike;
 type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall']>>>;
@@ -96,14 +64,14 @@ type CommandLike = Awaited<ReturnType<NonNullable<AgentMiddleware['wrapToolCall'
  */
 export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?: ToolhooksMiddlewareOptions<S>): AgentMiddleware {
   const where = 'toolhooksMiddleware';
-  requireRunner(runner, where);
+  const core = requireRunner<S>(runner, where);
   const raw = requireOptionsObject(options, where, ['state', 'tools', 'name', 'maxRetries', 'maxReexecutions', 'approvals']);
   const name = raw.name ?? 'toolhooks';
   if (typeof name !== 'string' || name === '') throw new TypeError(`${where}: options.name must be a non-empty string, got ${typeName(name)}`);
   const limits: CallLimits = readLimits(raw, where);
   const approvals = readApprovalsMode(raw.approvals, where);
   const ledger = approvals === 'framework' ? new ApprovalLedger(where) : undefined;
-  const state = 'state' in raw ? { value: raw.state as S } : undefined;
+  const agentState = !('state' in raw);
   const learned = new LearnedRedirectTargets();
   let fixed: Map<string, object> | undefined;
   if (raw.tools !== undefined) {
@@ -129,7 +97,7 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
     wrapToolCall: async (request, handler) => {
       const approval: CallApproval = {};
       try {
-        return await wrapCall(request, handler as Handler, { runner, state, limits, known: targets(request.toolCall), ledger, approval });
+        return await wrapCall(request, handler as Handler, { core, state: raw.state as S | undefined, agentState, limits, known: targets(request.toolCall), ledger, approval });
       } finally {
         // An interrupted call runs again when resumed (the model is not asked again): keep its targets.
         if (approval.suspended !== true) learned.forget(request.toolCall.id, request.toolCall.args);
@@ -138,10 +106,10 @@ export function toolhooksMiddleware<S = unknown>(runner: HookRunner<S>, options?
   });
 }
 
-interface MiddlewareSettings<S> {
-  readonly runner: HookRunner<S>;
-  readonly state: { readonly value: S } | undefined;
-  readonly limits: CallLimits;
+/** What one call through the middleware uses: the middleware's shared settings and this call's parts. */
+interface MiddlewareSettings<S> extends Pick<AdapterSettings<S, never>, 'core' | 'state' | 'limits'> {
+  /** No `state` option: hooks get the agent's state at the time of the call. */
+  readonly agentState: boolean;
   readonly known: ReadonlyMap<string, object>;
   /** Set with `approvals: 'framework'`: the middleware's approvals, and what this call's approver learns. */
   readonly ledger: ApprovalLedger | undefined;
@@ -158,10 +126,10 @@ async function wrapCall<S>(request: ToolCallRequest, handler: Handler, settings:
   };
   try {
     const result = await runHookedCall<S>({
-      runner: settings.runner,
+      core: settings.core,
       toolName: toolCall.name,
       args,
-      state: settings.state ?? { value: request.state as S },
+      state: settings.agentState ? (request.state as S) : settings.state,
       callId: toolCall.id,
       description: describeTool(request.tool),
       signal: request.runtime?.signal,

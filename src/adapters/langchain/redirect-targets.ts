@@ -7,7 +7,7 @@
  */
 import { AIMessage } from '@langchain/core/messages';
 import { setBounded } from '../../internal/bounded-map.js';
-import { jsonOf } from '../shared.js';
+import { jsonOf } from '../json-text.js';
 
 /** Tool calls whose targets are remembered at most; the oldest are forgotten first (calls never run). */
 const MAX_REMEMBERED_CALLS = 10_000;

@@ -4,35 +4,18 @@
  */
 import { typeName } from '../../internal/describe.js';
 import { isPlainObject } from '../../decisions.js';
-import type { HookRunner, ToolArgs } from '../../index.js';
-import type { CallLimits } from '../shared.js';
-import { readLimits, requireOptionsObject, requireRunner } from '../shared.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
+import type { ToolArgs } from '../../hook.js';
+import type { AdapterSettings } from '../settings.js';
+import { readLimits, requireOptionsObject, requireRunner } from '../settings.js';
 import { LANGGRAPH_SUSPENDS, runHookedCall, toToolMessage } from './call.js';
 import { describeTool, nameOf } from './tools.js';
-
-/**
- * Options of {@link withHooks}.
- *
- * @example
- * ```ts
- * const [search] = withHooks([searchTool], runner, { state: { userId }, maxRetries: 2 });
- * ```
- */
-export interface LangChainWithHooksOptions<S = unknown> {
-  /** State passed to every hook. */
-  state?: S;
-  /** How many times an on_error Redirect may retry a tool. Default 1. */
-  maxRetries?: number;
-  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
-  maxReexecutions?: number;
-}
+import type { LangChainWithHooksOptions } from './types.js';
 
 type Invoke = (input: unknown, config?: unknown) => Promise<unknown>;
 
-interface Settings<S> {
-  readonly runner: HookRunner<S>;
-  readonly state: { readonly value: S } | undefined;
-  readonly limits: CallLimits;
+/** What every call through the wrapped tools shares (no approvals: an Ask goes to the runner's approver). */
+interface Settings<S> extends Pick<AdapterSettings<S, never>, 'core' | 'state' | 'limits'> {
   /** The original tools by name: the redirect targets. */
   readonly originals: ReadonlyMap<string, { readonly tool: object; readonly invoke: Invoke }>;
 }
@@ -62,7 +45,7 @@ interface Settings<S> {
 export function withHooks<const T extends readonly object[], S = unknown>(tools: T, runner: HookRunner<S>, options?: LangChainWithHooksOptions<S>): T {
   const where = 'withHooks';
   if (!Array.isArray(tools)) throw new TypeError(`${where}: tools must be an array of LangChain tools, got ${typeName(tools)}`);
-  requireRunner(runner, where);
+  const core = requireRunner<S>(runner, where);
   const raw = requireOptionsObject(options, where, ['state', 'maxRetries', 'maxReexecutions']);
   const originals = new Map<string, { tool: object; invoke: Invoke }>();
   (tools as readonly unknown[]).forEach((tool, index) => {
@@ -72,8 +55,8 @@ export function withHooks<const T extends readonly object[], S = unknown>(tools:
     originals.set(name, { tool: tool as object, invoke: invoke as Invoke });
   });
   const settings: Settings<S> = {
-    runner,
-    state: 'state' in raw ? { value: raw.state as S } : undefined,
+    core,
+    state: raw.state as S | undefined,
     limits: readLimits(raw, where),
     originals,
   };
@@ -115,7 +98,7 @@ async function invokeHooked<S>(name: string, tool: object, input: unknown, confi
     return target.invoke.call(target.tool, callInput, config);
   };
   const result = await runHookedCall<S>({
-    runner: settings.runner,
+    core: settings.core,
     toolName: name,
     args,
     state: settings.state,

@@ -11,20 +11,7 @@ import type { CallPlan } from '../../flows/execute-tool.js';
 import type { ToolArgs } from '../../hook.js';
 import type { MastraApprovals } from './approvals.js';
 import { isRequestContext } from './approvals.js';
-
-/**
- * A Mastra output processor (for `new Agent({ outputProcessors })`), as far as this builds one.
- *
- * @example
- * ```ts
- * const processor: MastraOutputProcessor = recordDeclinedCalls(tools);
- * ```
- */
-export interface MastraOutputProcessor {
-  readonly id: string;
-  /** Receives every chunk of the run's output stream and passes it on unchanged. */
-  processOutputStream<P>(args: { readonly part: P; readonly requestContext?: unknown }): Promise<P>;
-}
+import type { MastraOutputProcessor } from './types.js';
 
 /** How a hooked tool's declined call is recorded: its record's approvals and a plan for the record. */
 interface HookedTool {

@@ -21,8 +21,6 @@
  * @packageDocumentation
  */
 export { withHooks } from './with-hooks.js';
-export type { WithHooksOptions } from './with-hooks.js';
 export { recordInvalidToolCalls } from './invalid-calls.js';
 export { recordDeclinedCalls } from './declined-calls.js';
-export type { MastraOutputProcessor } from './declined-calls.js';
-export type { MastraSkipResult, MastraToolCallContext, MastraToolHooks, RecordInvalidToolCallsOptions } from './invalid-calls.js';
+export type { MastraOutputProcessor, MastraSkipResult, MastraToolCallContext, MastraToolHooks, RecordInvalidToolCallsOptions, WithHooksOptions } from './types.js';

@@ -9,55 +9,9 @@ import { typeName } from '../../internal/describe.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import { recordRejectedCall } from '../rejected-call.js';
-import { requireOptionsObject, requireRunner, toText } from '../shared.js';
-
-/**
- * What Mastra hands its `afterToolCall` hook, as far as this reads it.
- *
- * @example
- * ```ts
- * const log = ({ toolName, output }: MastraToolCallContext) => console.log(toolName, output);
- * ```
- */
-export interface MastraToolCallContext {
-  readonly toolName: string;
-  readonly input: unknown;
-  readonly context?: unknown;
-  readonly output?: unknown;
-  readonly error?: unknown;
-}
-
-/**
- * Mastra's agent tool hooks (the `hooks` option of `new Agent({ … })`), as far as this builds them.
- *
- * @example
- * ```ts
- * const hooks: MastraToolHooks = { afterToolCall: ({ toolName }) => console.log('ran', toolName) };
- * ```
- */
-export interface MastraToolHooks {
-  beforeToolCall?: (context: MastraToolCallContext) => void | MastraSkipResult | Promise<void | MastraSkipResult>;
-  afterToolCall?: (context: MastraToolCallContext) => void | Promise<void>;
-}
-
-/** What a Mastra `beforeToolCall` hook returns to skip the tool. */
-export interface MastraSkipResult {
-  readonly proceed: false;
-  readonly output: unknown;
-}
-
-/**
- * Options of {@link recordInvalidToolCalls}.
- *
- * @example
- * ```ts
- * const hooks = recordInvalidToolCalls(runner, { hooks: { afterToolCall: audit } });
- * ```
- */
-export interface RecordInvalidToolCallsOptions {
-  /** Your own agent tool hooks: they run as before (yours after the recording). */
-  hooks?: MastraToolHooks;
-}
+import { requireOptionsObject, requireRunner } from '../settings.js';
+import { toText } from '../json-text.js';
+import type { MastraToolHooks, RecordInvalidToolCallsOptions } from './types.js';
 
 /**
  * Builds Mastra agent tool hooks (`new Agent({ hooks })`) that record every call Mastra refused

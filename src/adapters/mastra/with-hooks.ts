@@ -9,36 +9,13 @@ import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import type { CallPlan, Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import type { HookedSetSettings } from '../shared.js';
-import { copyWith, mapToolRecord, readApprovalsMode, readLimits, requireOptionsObject, requireRunner, setCallPlan } from '../shared.js';
+import type { AdapterSettings } from '../settings.js';
+import { copyWith, mapToolRecord } from '../tool-copy.js';
+import { adapterSettings, readApprovalsMode, requireOptionsObject, requireRunner } from '../settings.js';
+import { setCallPlan } from '../call-plan.js';
 import { MastraApprovals } from './approvals.js';
 import { registerHookedTool } from './declined-calls.js';
-
-/**
- * Options of {@link withHooks}.
- *
- * @example
- * ```ts
- * const agent = new Agent({ id: 'ops', name: 'ops', instructions, model, tools: withHooks({ shell, search }, runner, { state: { userId } }) });
- * ```
- */
-export interface WithHooksOptions<S = unknown> {
-  /** Agent state passed to every hook. */
-  state?: S;
-  /** How many times an on_error Redirect may retry a tool. Default 1. */
-  maxRetries?: number;
-  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
-  maxReexecutions?: number;
-  /**
-   * Who answers a before_tool Ask. `'runner'` (the default): the runner's `approver`, inside the call.
-   * `'framework'`: Mastra's own tool-call approval — the run suspends (`finishReason: 'suspended'`,
-   * the `tool-call-approval` chunk) and `agent.approveToolCall` / `declineToolCall` (or
-   * `approveToolCallGenerate` / `declineToolCallGenerate`) resume it; the agent needs a Mastra
-   * instance with storage. Add {@link recordDeclinedCalls} to the agent's `outputProcessors` to
-   * record declined calls as `denied`.
-   */
-  approvals?: 'runner' | 'framework';
-}
+import type { WithHooksOptions } from './types.js';
 
 /** The Mastra line whose tools this adapter knows. */
 const SUPPORTED_MASTRA_RANGE = '@mastra/core >=1.0.0 <2';
@@ -56,7 +33,7 @@ interface Runnable {
   readonly gated: boolean;
 }
 
-interface Settings<S> extends HookedSetSettings<S, MastraApprovals> {
+interface Settings<S> extends AdapterSettings<S, MastraApprovals> {
   readonly runnables: ReadonlyMap<string, Runnable>;
 }
 
@@ -113,7 +90,7 @@ export function withHooks<T extends object, S = unknown>(tools: T, runner: HookR
     const runnable = runnableOf(name, tool, where);
     if (runnable !== undefined) runnables.set(name, runnable);
   }
-  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), runnables, approvals };
+  const settings: Settings<S> = { ...adapterSettings(core, raw, where, approvals), runnables };
   const hooked = mapToolRecord(tools, (name, tool) => {
     const runnable = runnables.get(name);
     if (runnable === undefined) return undefined;

@@ -17,6 +17,6 @@
  * ```
  * @packageDocumentation
  */
-export { withMcpHooks } from './with-mcp-hooks.js';
-export type { McpCallToolParams, McpClientLike, WithMcpHooksOptions } from './with-mcp-hooks.js';
+export { withMcpHooks } from './with-hooks.js';
+export type { McpCallToolParams, McpClientLike, WithMcpHooksOptions } from './types.js';
 export { McpToolError } from './tool-error.js';

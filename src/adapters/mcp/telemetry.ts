@@ -19,7 +19,7 @@ import {
   ATTR_NETWORK_TRANSPORT,
   MCP_METHOD_TOOLS_CALL,
 } from '../../telemetry/semconv.js';
-import type { McpClientLike } from './with-mcp-hooks.js';
+import type { McpClientLike } from './types.js';
 
 /**
  * The MCP attributes of the execute_tool span, per the MCP semantic conventions: the method, the

@@ -8,7 +8,7 @@
 import type { Context } from '@opentelemetry/api';
 import { context } from '@opentelemetry/api';
 import type { ApprovalHandoff, HandoffRequest } from '../../runner/handoff.js';
-import { jsonOf } from '../shared.js';
+import { jsonOf } from '../json-text.js';
 
 /** The SDK's invocation of a tool, as `invoke(runContext, input, details)` receives it. */
 export interface Invocation {

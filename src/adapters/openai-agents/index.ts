@@ -16,6 +16,6 @@
  * @packageDocumentation
  */
 export { withHooks } from './with-hooks.js';
-export type { ApprovalsMode, WithHooksOptions } from './with-hooks.js';
+export type { ApprovalsMode, WithHooksOptions } from './types.js';
 export { approvalRejections } from './approvals.js';
 export type { ApprovalRejectionsOptions, ToolErrorFormatter, ToolErrorFormatterArgs } from './approvals.js';

@@ -8,8 +8,10 @@ import type { ToolArgs } from '../../hook.js';
 import type { HookRunner } from '../../runner/hook-runner.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import type { HookedSetSettings } from '../shared.js';
-import { copyWith, readApprovalsMode, readLimits, requireOptionsObject, requireRunner, setCallPlan } from '../shared.js';
+import type { AdapterSettings } from '../settings.js';
+import { copyWith } from '../tool-copy.js';
+import { adapterSettings, readApprovalsMode, requireOptionsObject, requireRunner } from '../settings.js';
+import { setCallPlan } from '../call-plan.js';
 import { recordRejectedCall } from '../rejected-call.js';
 import { ERROR_TYPE } from '../../telemetry/error-type.js';
 import type { ApprovalHandoff } from '../../runner/handoff.js';
@@ -18,47 +20,7 @@ import type { Invocation, Perform } from './held-calls.js';
 import { GuardrailRejectedError, heldKey } from './held-calls.js';
 import type { AgentsSdkApprovals } from './approvals.js';
 import { agentsSdkApprovals } from './approvals.js';
-
-/**
- * Options of {@link withHooks}.
- *
- * @example
- * ```ts
- * const agent = new Agent({ name: 'ops', tools: withHooks([shell, search], runner, { state: { userId }, maxRetries: 2 }) });
- * ```
- */
-export interface WithHooksOptions<S = unknown> {
-  /** Agent state passed to every hook. */
-  state?: S;
-  /** How many times an on_error Redirect may retry a tool. Default 1. */
-  maxRetries?: number;
-  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
-  maxReexecutions?: number;
-  /**
-   * Where an Ask is answered. `'runner'` (default): the runner's `approver` decides inside the call.
-   * `'framework'`: the SDK's own approvals — each tool's `needsApproval` runs the before_tool phase
-   * and answers true for an Ask, so the run returns with `interruptions`; the app answers with
-   * `state.approve(item)` / `state.reject(item)` and resumes with `run(agent, state)` (also from a
-   * state saved with `RunState.toString()`). Pass {@link approvalRejections} as the Runner's
-   * `toolErrorFormatter` to record rejected calls as `denied`.
-   *
-   * @example
-   * ```ts
-   * const tools = withHooks([sendEmail], runner, { approvals: 'framework' });
-   * ```
-   */
-  approvals?: ApprovalsMode;
-}
-
-/**
- * Where an Ask is answered: the runner's `approver` inside the call, or the SDK's interruptions.
- *
- * @example
- * ```ts
- * const mode: ApprovalsMode = process.env.HITL === '1' ? 'framework' : 'runner';
- * ```
- */
-export type ApprovalsMode = 'runner' | 'framework';
+import type { WithHooksOptions } from './types.js';
 
 /** The versions whose function tools this adapter knows (their shape is checked when wrapping). */
 const SUPPORTED_AGENTS_RANGE = '@openai/agents >=0.20.0 <0.21';
@@ -75,7 +37,7 @@ interface FunctionToolParts {
   readonly description: string | undefined;
 }
 
-interface Settings<S> extends HookedSetSettings<S, AgentsSdkApprovals> {
+interface Settings<S> extends AdapterSettings<S, AgentsSdkApprovals> {
   readonly tools: ReadonlyMap<string, FunctionToolParts>;
 }
 
@@ -130,7 +92,7 @@ export function withHooks<T extends readonly unknown[], S = unknown>(tools: T, r
   const byName = new Map<string, FunctionToolParts>();
   for (const part of parts) if (part !== undefined) byName.set(part.name, part);
   const approvals = mode === 'framework' ? agentsSdkApprovals(core, where) : undefined;
-  const settings: Settings<S> = { core, state: raw.state as S | undefined, limits: readLimits(raw, where), tools: byName, approvals };
+  const settings: Settings<S> = { ...adapterSettings(core, raw, where, approvals), tools: byName };
   return (tools as readonly unknown[]).map((tool, index) => {
     const part = parts[index];
     if (part === undefined) return tool;

@@ -14,7 +14,7 @@ import type { ApprovalRequest, ApprovalResponse, Approver, ToolArgs } from '../.
 import { setBounded } from '../../internal/bounded-map.js';
 import { quoteValue } from '../../internal/describe.js';
 import { ApprovalLedger, alreadyResolved, askedInOf, callDigest, callSpanContext, linkToAsker } from '../approval-ledger.js';
-import { jsonOf } from '../shared.js';
+import { jsonOf } from '../json-text.js';
 import type { StrandsToolContext } from './types.js';
 
 /** The name of the interrupt an Ask raises (Strands' interrupt id is `tool:<toolUseId>:toolhooks`). */

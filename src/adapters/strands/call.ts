@@ -15,8 +15,10 @@ import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
 import type { ToolArgs } from '../../hook.js';
 import { frameworkToolSpan } from '../framework-span.js';
-import type { HookedSetSettings, ToolsByName } from '../shared.js';
-import { argsSnapshot, setCallPlan } from '../shared.js';
+import type { AdapterSettings } from '../settings.js';
+import type { ToolsByName } from '../redirect-targets.js';
+import { argsSnapshot } from '../args-snapshot.js';
+import { setCallPlan } from '../call-plan.js';
 import type { StrandsApprovals } from './approvals.js';
 import { isResultBlock, resultBlock, valueOf } from './blocks.js';
 import type { StrandsTool, StrandsToolContext, StrandsToolResultBlock } from './types.js';
@@ -32,7 +34,7 @@ interface Kept {
  * Runs one call through the hooks; never rejects except with Strands' own interrupt (an Ask handed to
  * Strands, or the tool's): every other ending is a result for the model. `events` gets what the tools streamed.
  */
-export async function runStrandsCall<S>(settings: HookedSetSettings<S, StrandsApprovals>, tool: StrandsTool, toolContext: StrandsToolContext, events: unknown[]): Promise<StrandsToolResultBlock> {
+export async function runStrandsCall<S>(settings: AdapterSettings<S, StrandsApprovals>, tool: StrandsTool, toolContext: StrandsToolContext, events: unknown[]): Promise<StrandsToolResultBlock> {
   const { toolUse } = toolContext;
   const args = argsSnapshot(toolUse.input);
   const kept: Kept = {};

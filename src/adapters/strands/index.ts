@@ -15,7 +15,7 @@
  * ```
  * @packageDocumentation
  */
-export { ToolhooksInterventions, toolhooksHooks } from './handler.js';
-export type { ToolhooksHooksOptions } from './handler.js';
+export { toolhooksHooks } from './with-hooks.js';
+export { ToolhooksInterventions } from './handler.js';
 export type { ToolhooksInterruptReason } from './approvals.js';
-export type { StrandsAgent, StrandsBeforeToolCallEvent, StrandsInterventionAction, StrandsProceed, StrandsResultContent, StrandsTool, StrandsToolContext, StrandsToolResultBlock, StrandsToolUse } from './types.js';
+export type { ToolhooksHooksOptions, StrandsAgent, StrandsBeforeToolCallEvent, StrandsInterventionAction, StrandsProceed, StrandsResultContent, StrandsTool, StrandsToolContext, StrandsToolResultBlock, StrandsToolUse } from './types.js';

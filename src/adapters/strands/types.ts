@@ -1,9 +1,32 @@
 /**
- * The Strands Agents shapes this adapter uses, written out structurally: Strands is an optional peer,
- * and toolhooks/strands loads without it in both module formats. The handler they build is what a
- * Strands `Agent` takes in its `interventions` (checked by the adapter's tests against
- * `@strands-agents/sdk` 1.19).
+ * The public types of toolhooks/strands: the options of {@link toolhooksHooks} (extending the options
+ * every adapter shares), and the Strands Agents shapes this adapter uses, written out structurally:
+ * Strands is an optional peer, and toolhooks/strands loads without it in both module formats. The
+ * handler they build is what a Strands `Agent` takes in its `interventions` (checked by the adapter's
+ * tests against `@strands-agents/sdk` 1.19).
  */
+import type { AdapterOptions } from '../types.js';
+
+/**
+ * Options of {@link toolhooksHooks}.
+ *
+ * @example
+ * ```ts
+ * const interventions = [toolhooksHooks(runner, { state: { user }, approvals: 'framework' })];
+ * ```
+ */
+export interface ToolhooksHooksOptions<S = unknown> extends AdapterOptions<S> {
+  /**
+   * Who answers a before_tool Ask. `'runner'` (the default): the runner's `approver`, inside the
+   * call. `'framework'`: a Strands interrupt — the agent stops with `stopReason: 'interrupt'`, and
+   * the invocation that carries the app's `interruptResponse` (in this process or another, from a
+   * snapshot) runs the call with the answer.
+   */
+  approvals?: 'runner' | 'framework';
+  /** The handler's name among the Agent's `interventions` (Strands requires unique names). Default `'toolhooks'`. */
+  name?: string;
+}
+
 
 /** A tool call as Strands hands it over (`ToolUse`): the tool's name, the model's call id and the input. */
 export interface StrandsToolUse {

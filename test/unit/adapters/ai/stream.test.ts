@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Sink } from '../../../../src/adapters/ai/stream.js';
-import { isAsyncGeneratorFunction, settle, streamCall } from '../../../../src/adapters/ai/stream.js';
+import { isAsyncGeneratorFunction, isAsyncIterable, settle, streamCall } from '../../../../src/adapters/ai/stream.js';
 
 async function* numbers(): AsyncGenerator<number> {
   yield 1;
@@ -69,5 +69,14 @@ describe('isAsyncGeneratorFunction', () => {
     expect(isAsyncGeneratorFunction(async () => 1)).toBe(false);
     expect(isAsyncGeneratorFunction(function* gen() {})).toBe(false);
     expect(isAsyncGeneratorFunction('numbers')).toBe(false);
+  });
+});
+
+describe('isAsyncIterable', () => {
+  it('recognises async iterables only', () => {
+    async function* stream(): AsyncGenerator<number> {
+      yield 1;
+    }
+    expect([isAsyncIterable(stream()), isAsyncIterable([1]), isAsyncIterable(null), isAsyncIterable('text')]).toEqual([true, false, false, false]);
   });
 });

@@ -6,7 +6,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callAttributes, withTraceContext } from '../../../../src/adapters/mcp/telemetry.js';
-import type { McpClientLike } from '../../../../src/adapters/mcp/with-mcp-hooks.js';
+import type { McpClientLike } from '../../../../src/adapters/mcp/types.js';
 import { ATTR_MCP_METHOD_NAME, ATTR_MCP_SESSION_ID } from '../../../../src/telemetry/semconv.js';
 import { installContextManager } from '../../../support/tracing.js';
 

@@ -10,78 +10,13 @@ import type { HookRunner } from '../../runner/hook-runner.js';
 import type { RunnerCore } from '../../runner/core.js';
 import type { Executor } from '../../flows/execute-tool.js';
 import { runToolCall } from '../../flows/execute-tool.js';
-import type { CallLimits } from '../shared.js';
-import { readLimits, requireRunner, toText } from '../shared.js';
+import type { CallLimits } from '../settings.js';
+import { readLimits, requireRunner } from '../settings.js';
+import { toText } from '../json-text.js';
+import type { McpClientLike, WithMcpHooksOptions } from './types.js';
 import { McpToolError } from './tool-error.js';
 import { callAttributes, isV2Client, outerToolSpan, withTraceContext } from './telemetry.js';
 import { trackCallSpans } from '../../flows/outer-call.js';
-
-/**
- * The `params` of an MCP `tools/call` request, as far as the adapter reads them; other fields
- * (`_meta`, `task`) are sent on unchanged.
- *
- * @example
- * ```ts
- * const params: McpCallToolParams = { name: 'read_file', arguments: { path: 'README.md' } };
- * ```
- */
-export interface McpCallToolParams {
-  /** The server's name for the tool. */
-  name: string;
-  /** The tool's arguments. */
-  arguments?: Record<string, unknown> | undefined;
-}
-
-/**
- * What withMcpHooks needs of a client: the `callTool` of the MCP TypeScript SDK's `Client` — v1's
- * `callTool(params, resultSchema?, options?)` (`@modelcontextprotocol/sdk`) or v2's
- * `callTool(params, options?)` (`@modelcontextprotocol/client`) — and optionally its `listTools`.
- *
- * @example
- * ```ts
- * // any object with this shape can be wrapped, e.g. a client of another MCP library
- * const client: McpClientLike = { callTool: async (params) => ({ content: [{ type: 'text', text: params.name }] }) };
- * ```
- */
-export interface McpClientLike {
-  callTool(params: McpCallToolParams, ...rest: never[]): Promise<unknown>;
-}
-
-/**
- * Options of {@link withMcpHooks}.
- *
- * @example
- * ```ts
- * const fs = withMcpHooks(client, runner, { server: 'fs', state: session, tools: ['read_file', 'write_file'] });
- * ```
- */
-export interface WithMcpHooksOptions<S = unknown> {
-  /**
-   * The server's name in tool names: hooks see `mcp__<server>__<tool>`, so a `tools` matcher such
-   * as `/^mcp__fs__/` selects this server. Letters, digits, `-` and single `_`.
-   */
-  server: string;
-  /** Agent state passed to every hook. */
-  state?: S;
-  /**
-   * Server tool names a Redirect's `newTool` may name, besides those the wrapped client has seen
-   * in `listTools` results.
-   */
-  tools?: readonly string[];
-  /** How many times an on_error Redirect may retry a tool. Default 1. */
-  maxRetries?: number;
-  /** How many times an after_tool Redirect may re-execute a tool. Default 1. */
-  maxReexecutions?: number;
-  /**
-   * Where a call is recorded when it runs inside another `execute_tool` span (the agent framework's, or
-   * toolhooks' own for a hooked tool that calls this client): `'own'` (the default) starts the call's own
-   * `execute_tool mcp__<server>__<tool>` span below it; `'outer'` records the call on that outer span
-   * instead — its MCP attributes, its phase spans below it, its outcome — and starts no second
-   * `execute_tool` span, as the MCP semantic conventions allow. The outer span keeps its name and `gen_ai.*`
-   * identity. Outside such a span, both start the call's own span.
-   */
-  span?: 'own' | 'outer';
-}
 
 type AnyFunction = (...args: unknown[]) => unknown;
 

@@ -3,10 +3,9 @@
  * through executeTool from PreToolUse to PostToolUse / PostToolUseFailure.
  */
 import { typeName } from '../../internal/describe.js';
-import type { HookRunner } from '../../index.js';
+import type { HookRunner } from '../../runner/hook-runner.js';
 import { optionalCount, duration } from '../../internal/validate.js';
-import { requireOptionsObject, requireRunner } from '../shared.js';
-import type { DeferredApprovals } from './approvals.js';
+import { requireOptionsObject, requireRunner } from '../settings.js';
 import { readClaudeApprovalMode } from './approvals.js';
 import { AskedCalls } from './asked.js';
 import type { Settings } from './call.js';
@@ -14,40 +13,7 @@ import { idOf } from './call.js';
 import { PendingCalls } from './pending.js';
 import { afterFailure, afterTool, batchEnded } from './post-tool-use.js';
 import { beforeTool } from './pre-tool-use.js';
-import type { ClaudeAgentHooks, ClaudeHookCallback } from './types.js';
-
-/**
- * Options of {@link claudeAgentHooks}.
- *
- * @example
- * ```ts
- * const hooks = claudeAgentHooks(runner, { state: { user }, tools: ['Read', 'mcp__sandbox__run'], maxToolDurationMs: 600_000 });
- * ```
- */
-export interface ClaudeAgentHooksOptions<S = unknown> {
-  /** State passed to every hook. */
-  state?: S;
-  /**
-   * The tools a Redirect's `newTool` may name (the SDK cannot switch tools: the call is denied and
-   * the model is told to use that tool). Any other target is an `invalid_redirect_target` hook error.
-   */
-  tools?: readonly string[];
-  /**
-   * How long a call may wait for its PostToolUse / PostToolUseFailure before it is ended as failed
-   * (`ClaudeToolError`, failure `timeout`). Default 1_800_000 (30 min); 0 = wait for the session's end.
-   */
-  maxToolDurationMs?: number;
-  /**
-   * Where a before_tool Ask goes (docs/adapters.md, "Claude Agent SDK"):
-   * - `'runner'` (default): the runner's `approver` decides inside PreToolUse, as every adapter does;
-   * - `'ask'`: PreToolUse answers `permissionDecision: 'ask'` with the Ask's reason, so the SDK's own
-   *   permission flow asks (your `canUseTool`, a `PermissionRequest` hook, the permission prompt tool;
-   *   denied where nobody can be asked); the call is continued when the SDK reports the outcome;
-   * - a {@link DeferredApprovals}: PreToolUse answers `'defer'`, the query stops with
-   *   `deferred_tool_use`, and the resumed query runs the call with the answer the app gave.
-   */
-  approvals?: 'runner' | 'ask' | DeferredApprovals;
-}
+import type { ClaudeAgentHooks, ClaudeAgentHooksOptions, ClaudeHookCallback } from './types.js';
 
 /**
  * Builds the `hooks` option of the Claude Agent SDK's `query()` so that every tool call of the agent
@@ -88,7 +54,7 @@ export interface ClaudeAgentHooksOptions<S = unknown> {
  */
 export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: ClaudeAgentHooksOptions<S>): ClaudeAgentHooks {
   const where = 'claudeAgentHooks';
-  requireRunner(runner, where);
+  const core = requireRunner<S>(runner, where);
   const raw = requireOptionsObject(options, where, ['state', 'tools', 'maxToolDurationMs', 'approvals']);
   const tools = raw.tools ?? [];
   if (!Array.isArray(tools) || !tools.every((name) => typeof name === 'string' && name !== '')) {
@@ -96,8 +62,8 @@ export function claudeAgentHooks<S = unknown>(runner: HookRunner<S>, options?: C
   }
   const maxMs = raw.maxToolDurationMs === undefined ? 1_800_000 : maxToolDuration(optionalCount(raw.maxToolDurationMs, 0, `${where}: options.maxToolDurationMs`), `${where}: options.maxToolDurationMs`);
   const settings: Settings<S> = {
-    runner,
-    state: 'state' in raw ? { value: raw.state as S } : undefined,
+    core,
+    state: raw.state as S | undefined,
     tools: [...(tools as string[])],
     pending: new PendingCalls(maxMs),
     approvals: readClaudeApprovalMode(raw.approvals, where),
