@@ -11,7 +11,6 @@ import { CONTINUE } from '../decisions.js';
 import type { HookEntry } from './hook-entry.js';
 import type { Approver, Phase, ToolArgs, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
-import { startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Recording } from '../telemetry/decision-records.js';
 import { DEFAULT_RECORDING } from '../telemetry/decision-records.js';
 import { Observers } from './observers.js';
@@ -63,8 +62,7 @@ export class RunnerCore<S = unknown> {
     // The hooks' read-only copy is made before the span starts: arguments that cannot be copied refuse
     // the call (ArgumentsNotCopiedError) with no span left open.
     const args = hookArgs(request.args, request.argsCopy);
-    const span = request.traced === false ? undefined : startPhaseSpan(this.tracer, phase, request.toolName, this.recording);
-    return runPhase(this, request, matched, span, args);
+    return runPhase(this, request, matched, args);
   }
 
   /**
