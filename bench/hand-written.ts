@@ -222,7 +222,6 @@ export function handWrittenDroppedRootSync(
     }
     return tool(effective);
   }
-  // eslint-disable-next-line @typescript-eslint/require-await -- a tool call is awaited: the caller gets a promise
   return async function call(toolName: string, args: ToolArgs, callId: string): Promise<unknown> {
     const span = startToolSpan(tracer, toolName, callId);
     try {
