@@ -17,7 +17,7 @@ import { Observers } from './observers.js';
 import type { PhaseRequest } from './phase-request.js';
 import { runPhase } from './phase.js';
 import { hookArgs } from './read-only-args.js';
-import { PhaseHooks, anyEnforced } from './phase-hooks.js';
+import { PhaseHooks } from './phase-hooks.js';
 
 export class RunnerCore<S = unknown> {
   readonly #hooks: PhaseHooks<S>;
@@ -58,7 +58,7 @@ export class RunnerCore<S = unknown> {
     const matched = this.#hooks.match(phase, request.toolName);
     if (matched.entries.length === 0) return CONTINUE;
     const tally = request.tally;
-    if (tally !== undefined && phase === 'before_tool' && !tally.gated) tally.gated = anyEnforced(matched.entries);
+    if (tally !== undefined && phase === 'before_tool' && !tally.gated) tally.gated = matched.enforced;
     // The hooks' read-only copy is made before the span starts: arguments that cannot be copied refuse
     // the call (ArgumentsNotCopiedError) with no span left open.
     const args = hookArgs(request.args, request.argsCopy);
