@@ -39,9 +39,6 @@ class PhaseRun<S> implements HookInput<S>, FoldState<HookEntry<S>> {
   ask: Ask | undefined = undefined;
   aborted = false;
   audited = false;
-  /** The failure an Abort stands for (a fail-closed hook's), given to the HookAbortError as its cause. */
-  abortCause: { cause: unknown } | undefined = undefined;
-  #scrubber: ErrorScrubber | undefined = undefined;
 
   constructor(
     readonly request: PhaseRequest,
@@ -51,11 +48,17 @@ class PhaseRun<S> implements HookInput<S>, FoldState<HookEntry<S>> {
     /** What the phase records; undefined when nothing does (no span, no observers). */
     readonly record: PhaseRecord<S> | undefined,
   ) {}
+}
 
-  /** The scrubber for this phase's error text: the call's, or one for the phase's args, made when first needed. */
-  scrubber(core: RunnerCore<S>): ErrorScrubber {
-    return (this.#scrubber ??= this.request.scrubber ?? core.capture.scrubber([this.request.args]));
-  }
+/**
+ * The Aborts that stand for a fail-closed hook's failure, with the failure: the HookAbortError's cause.
+ * Written only when a hook fails closed; weak, so an Abort no longer referenced is not kept.
+ */
+const failureOf = new WeakMap<HookDecision, { cause: unknown }>();
+
+/** The scrubber for a phase's error text: the call's, or one for the phase's args (a failure is rare: not kept per phase). */
+function scrubberOf<S>(core: RunnerCore<S>, request: PhaseRequest): ErrorScrubber {
+  return request.scrubber ?? core.capture.scrubber([request.args]);
 }
 
 /**
@@ -109,17 +112,16 @@ async function foldAsync<S>(core: RunnerCore<S>, run: PhaseRun<S>, index: number
 function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verdict: Verdict, durationMs: number): void {
   const record = run.record;
   let decision: HookDecision;
-  let failed: { cause: unknown } | undefined;
-  if (!(verdict instanceof HookFailed)) {
+  const failed = verdict instanceof HookFailed;
+  if (!failed) {
     decision = verdict;
   } else {
     const tally = run.request.tally;
     if (tally !== undefined) tally.hookErrors += 1;
-    failed = { cause: verdict.error };
-    const exception = run.scrubber(core).describe(verdict.error);
+    const exception = scrubberOf(core, run.request).describe(verdict.error);
     decision = swallow(core, run, entry, verdict, exception);
   }
-  const hookRecord = record?.decided(core, entry, decision, failed !== undefined, durationMs);
+  const hookRecord = record?.decided(core, entry, decision, failed, durationMs);
   const previous = run.winner;
   const previousDecision = run.winning;
   const step = foldStep(run, entry, decision, run.request.phase);
@@ -139,11 +141,9 @@ function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verd
     case 'overtook':
       // Nothing is shadowed before the first winner, so the earlier winner goes first: hook order.
       record?.shadow(core, (previous as HookEntry<S>).name, previousDecision, entry.name, record.winnerRecord, true);
-      run.abortCause = failed;
       record?.won(hookRecord);
       return;
     case 'aborted':
-      run.abortCause = failed;
       record?.won(hookRecord);
       return;
     case 'asked':
@@ -178,7 +178,10 @@ function swallow<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, 
   const text = `toolhooks: hook "${entry.name}" failed in ${phase} for tool "${toolName}" (${failure.kind}: ${message}); ${consequence}`;
   reportHookFailure(entry, text);
   run.record?.failed(core, entry, failure.kind, failure.error, exception);
-  return closed ? abort(`hook ${entry.name} failed: ${message}`) : CONTINUE;
+  if (!closed) return CONTINUE;
+  const decision = abort(`hook ${entry.name} failed: ${message}`);
+  failureOf.set(decision, { cause: failure.error });
+  return decision;
 }
 
 /**
@@ -205,7 +208,7 @@ function end<S>(core: RunnerCore<S>, run: PhaseRun<S>): HookDecision | Promise<H
     }
   }
   record?.end(core, run.request, run, run.args, run.matched.entries.length, shown, winnerName);
-  if (winning.kind === 'abort') throw new HookAbortError(winning.reason, winnerName, run.abortCause);
+  if (winning.kind === 'abort') throw new HookAbortError(winning.reason, winnerName, failureOf.get(winning));
   if (pending !== undefined) return settleApproval(core, run.request, pending, record?.outer);
   return winning;
 }
