@@ -202,3 +202,32 @@ export function handWrittenDroppedRoot(tracer: Tracer, hooks: readonly PlainHook
     }
   };
 }
+
+/**
+ * The least hand-written code for a call whose span the app's sampler drops, around a synchronous tool:
+ * one `tracer.startSpan`, one `context.with` running the hooks and the tool in it, the span ended. The call
+ * is an async function, as every tool call an agent awaits is, but nothing in it waits.
+ */
+export function handWrittenDroppedRootSync(
+  tracer: Tracer,
+  hooks: readonly PlainHook[],
+  tool: (args: ToolArgs) => unknown,
+): (toolName: string, args: ToolArgs, callId: string) => Promise<unknown> {
+  function inSpan(toolName: string, args: ToolArgs): unknown {
+    let effective = args;
+    for (const hook of hooks) {
+      if (hook.tools !== undefined && !hook.tools.includes(toolName)) continue;
+      const decision = hook.before(toolName, effective);
+      if (decision?.kind === 'redirect' && decision.newArgs !== undefined) effective = { ...effective, ...decision.newArgs };
+    }
+    return tool(effective);
+  }
+  return async function call(toolName: string, args: ToolArgs, callId: string): Promise<unknown> {
+    const span = startToolSpan(tracer, toolName, callId);
+    try {
+      return context.with(trace.setSpan(context.active(), span), inSpan, undefined, toolName, args);
+    } finally {
+      span.end();
+    }
+  };
+}

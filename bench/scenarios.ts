@@ -5,10 +5,10 @@
 import type { Tracer } from '@opentelemetry/api';
 import { ProxyTracerProvider, TraceFlags, context, metrics, trace } from '@opentelemetry/api';
 import pino from 'pino';
-import type { Approver, ToolHook } from '../src/index.js';
+import type { Approver, ToolArgs, ToolHook } from '../src/index.js';
 import { INSTRUMENTATION_NAME } from '../src/telemetry/semconv.js';
 import { VERSION } from '../src/version.js';
-import { handWrittenCall, handWrittenDroppedRoot } from './hand-written.js';
+import { handWrittenCall, handWrittenDroppedRoot, handWrittenDroppedRootSync } from './hand-written.js';
 import { DiscardingDestination, handWrittenTelemetry } from './hand-written-telemetry.js';
 import type { Library } from './library.js';
 import type { CallObserver } from './hand-written.js';
@@ -16,7 +16,7 @@ import type { PlainHook } from './workload.js';
 import { limitScenarios } from './limits.js';
 import { sampledOutTracer } from './sdk.js';
 import { fileReceipts, handWrittenChain, memoryReceiptSink } from './receipts.js';
-import { ARGS, CALL_ID, NESTED_ARGS, TOOL_NAME, nonMatchingHooks, plainHooks, tool } from './workload.js';
+import { ARGS, CALL_ID, NESTED_ARGS, TOOL_NAME, continueHooks, nonMatchingHooks, plainHooks, syncTool, tool } from './workload.js';
 
 /** Which process-wide telemetry a scenario needs; scenarios run grouped in this order. */
 export type Setting = 'no-sdk' | 'sdk';
@@ -73,10 +73,18 @@ function inDroppedTrace(call: () => Promise<unknown>): () => Promise<unknown> {
   return () => context.with(parent, call);
 }
 
-function libraryCall(lib: Library, hooks: ToolHook[], tracer?: Tracer, approver?: Approver, args = ARGS, options: object = {}): () => Promise<unknown> {
+function libraryCall(
+  lib: Library,
+  hooks: ToolHook[],
+  tracer?: Tracer,
+  approver?: Approver,
+  args = ARGS,
+  options: object = {},
+  execute: (args: ToolArgs) => unknown = tool,
+): () => Promise<unknown> {
   const runner = new lib.HookRunner({ ...options, hooks, ...(tracer === undefined ? {} : { tracer }), ...(approver === undefined ? {} : { approver }) });
   const { executeTool } = lib;
-  return () => executeTool({ hooks: runner, toolName: TOOL_NAME, args, execute: tool, callId: CALL_ID });
+  return () => executeTool({ hooks: runner, toolName: TOOL_NAME, args, execute, callId: CALL_ID });
 }
 
 /** A call built at its first use, so a run measuring an older build (`--dist`) can still list the scenario. */
@@ -115,6 +123,11 @@ function handWritten(hooks: readonly PlainHook[], observer?: CallObserver): () =
 
 function droppedRootByHand(hooks: readonly PlainHook[]): () => Promise<unknown> {
   const call = handWrittenDroppedRoot(sampledOutTracer().tracer, hooks, tool);
+  return () => call(TOOL_NAME, ARGS, CALL_ID);
+}
+
+function droppedRootSyncByHand(hooks: readonly PlainHook[]): () => Promise<unknown> {
+  const call = handWrittenDroppedRootSync(sampledOutTracer().tracer, hooks, syncTool);
   return () => call(TOOL_NAME, ARGS, CALL_ID);
 }
 
@@ -242,6 +255,25 @@ export function sdkScenarios(lib: Library): Scenario[] {
       target: { maxRatio: 1.1 },
       paired: true,
       call: libraryCall(lib, libraryHooks(plainHooks(2, decision)), sampledOutTracer().tracer),
+    },
+    // The commonest call there is: dropped by the app's sampler, two hooks that both let it go on, a
+    // synchronous tool; against the least hand-written code for the same span on the same kind of tracer.
+    {
+      id: 'sdk.dropped-root.continue.hand',
+      label: 'SDK, sampled out: hand-written startSpan + context.with + 2 Continue hooks + sync tool',
+      setting: 'sdk',
+      library: false,
+      call: droppedRootSyncByHand(continueHooks(2, decision)),
+    },
+    {
+      id: 'sdk.dropped-root.continue',
+      label: 'SDK, sampled out (the dropped root): executeTool, 2 hooks that Continue, sync tool',
+      setting: 'sdk',
+      baseline: 'sdk.dropped-root.continue.hand',
+      library: true,
+      target: { maxRatio: 1.1 },
+      paired: true,
+      call: libraryCall(lib, libraryHooks(continueHooks(2, decision)), sampledOutTracer().tracer, undefined, ARGS, {}, syncTool),
     },
     // The same, inside the agent's request span that the sampler dropped: the call's span would be a
     // child of a dropped span, so none is started. The baseline makes the same context switch.

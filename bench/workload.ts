@@ -33,6 +33,14 @@ export async function tool(args: ToolArgs): Promise<unknown> {
   return { hits: 3, limit: args.limit };
 }
 
+/**
+ * The same tool, synchronous: it returns its result rather than a promise, as many tools do (a lookup,
+ * a computation). The commonest call there is pairs it with hooks that let the call go on.
+ */
+export function syncTool(args: ToolArgs): unknown {
+  return { hits: 3, limit: args.limit };
+}
+
 /** A hook as plain user code: what both the library and the hand-written baseline call. */
 export interface PlainHook {
   readonly name: string;
@@ -54,6 +62,18 @@ export function plainHooks(count: number, capLimit: HookDecision): PlainHook[] {
         ? { name: 'cap-limit', before: (_toolName, args) => ((args.limit as number) > 10 ? capLimit : undefined) }
         : { name: `audit-${index}`, before: (_toolName, args) => (args.query === '' ? capLimit : undefined) },
     );
+  }
+  return hooks;
+}
+
+/**
+ * `count` hooks that look at the call and let it go on (audits, cache misses): each returns nothing
+ * for the benchmark's arguments, so the phase's decision is Continue.
+ */
+export function continueHooks(count: number, capLimit: HookDecision): PlainHook[] {
+  const hooks: PlainHook[] = [];
+  for (let index = 0; index < count; index += 1) {
+    hooks.push({ name: `audit-${index}`, before: (_toolName, args) => (args.query === '' ? capLimit : undefined) });
   }
   return hooks;
 }

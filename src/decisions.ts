@@ -5,6 +5,7 @@
  * returned as literals (`{ kind: 'continue' }`) as well as built with the constructors below.
  */
 import { quoteValue, typeName } from './internal/describe.js';
+import { exhaustive } from './internal/exhaustive.js';
 import type { ToolArgs } from './hook.js';
 
 /** Let the tool call go on unchanged. */
@@ -101,6 +102,35 @@ export type HookDecision = Continue | Skip | Redirect | Abort | Ask | Replace;
 
 /** The kind of a decision: `'continue' | 'skip' | 'redirect' | 'abort' | 'ask' | 'replace'`. */
 export type DecisionKind = HookDecision['kind'];
+
+/**
+ * Every decision kind, as a table the type checker holds complete: a kind added to {@link HookDecision}
+ * and missing here fails the type check.
+ */
+const KINDS: Readonly<Record<DecisionKind, true>> = { continue: true, skip: true, redirect: true, abort: true, ask: true, replace: true };
+
+/**
+ * Every decision kind. What the tests check each kind-handling site against (see "A new decision kind" in
+ * docs/architecture.md).
+ * @internal
+ * @example
+ * ```ts
+ * for (const kind of DECISION_KINDS) expect(VERDICTS[kind]).toBeDefined();
+ * ```
+ */
+export const DECISION_KINDS: readonly DecisionKind[] = Object.freeze(Object.keys(KINDS) as DecisionKind[]);
+
+/**
+ * Whether `value` names a decision kind (an own key of the table: `'constructor'` is not one).
+ * @internal
+ * @example
+ * ```ts
+ * isDecisionKind('skip'); // true
+ * ```
+ */
+export function isDecisionKind(value: unknown): value is DecisionKind {
+  return typeof value === 'string' && Object.hasOwn(KINDS, value);
+}
 
 /**
  * The decision to let a tool call proceed. Returning nothing from a hook means the same.
@@ -256,7 +286,7 @@ export function describeInvalidDecision(value: unknown): string | undefined {
   }
 }
 
-const DECISION_WORDS: Readonly<Record<string, string>> = {
+const DECISION_WORDS: Readonly<Record<DecisionKind, string>> = {
   abort: "abort('reason')",
   skip: "skip('reason', stub)",
   redirect: 'redirect({ newArgs })',
@@ -268,7 +298,7 @@ const DECISION_WORDS: Readonly<Record<string, string>> = {
 /** A non-object return value, as the rest of "hook "x" returned …". */
 function describeNonDecision(value: unknown): string {
   if (typeof value === 'string') {
-    const meant = DECISION_WORDS[value.trim().toLowerCase()];
+    const meant = (DECISION_WORDS as Readonly<Record<string, string | undefined>>)[value.trim().toLowerCase()];
     return meant === undefined
       ? `${quoteValue(value)}; return a decision from skip(), redirect() or abort(), or nothing to continue`
       : `${quoteValue(value)}; return ${meant} instead`;
@@ -313,6 +343,8 @@ export function normaliseDecision(value: HookDecision): HookDecision {
       return ask(value.reason, { deniedResult: value.deniedResult });
     case 'replace':
       return replaceResult(value.result, value.reason ?? '');
+    default:
+      return exhaustive(value, 'decision kind');
   }
 }
 

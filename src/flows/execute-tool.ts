@@ -19,6 +19,7 @@ import {
   requireObject,
   requireToolName,
 } from '../internal/validate.js';
+import { isThenable } from '../internal/thenable.js';
 import type { CallSpec } from './call-spec.js';
 import { ToolCall } from './tool-call.js';
 
@@ -300,8 +301,10 @@ async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown>
       const started = timed ? (retry === undefined ? performance.now() : callStarted) : 0;
       let result: unknown;
       try {
-        // Started and settled here, in this one async frame: a call costs no promise of its own.
-        result = await call.startExecute(toolName, attempt, executor, args, executorContext(toolName, attempt, plan.signal));
+        // Started and settled here, in this one async frame: a call costs no promise of its own, and a
+        // tool that returns its result (not a promise) is not awaited at all.
+        result = call.startExecute(toolName, attempt, executor, args, executorContext(toolName, attempt, plan.signal));
+        if (isThenable(result)) result = await result;
         call.endExecute();
       } catch (error) {
         if (suspends(plan, error)) {

@@ -7,10 +7,19 @@
 import type { DecisionKind } from '../decisions.js';
 import type { ReplayChange } from './types.js';
 
-/** The before_tool decisions that stop a call: it does not run as the model asked without a person. */
-const STOPPED: ReadonlySet<DecisionKind> = new Set(['abort', 'skip', 'ask']);
-/** The before_tool decisions that let a call run. */
-const RUNS: ReadonlySet<DecisionKind> = new Set(['continue', 'redirect']);
+/**
+ * What each before_tool decision does to a call: `stops` it (it does not run as the model asked without a
+ * person: abort, skip, ask — a denied call was asked), `runs` it (continue, redirect), or neither (replace
+ * belongs to after_tool). A table the type checker holds complete: a new kind fails it until placed.
+ */
+export const BEFORE_TOOL_MOVES: Readonly<Record<DecisionKind, 'stops' | 'runs' | 'neither'>> = {
+  abort: 'stops',
+  skip: 'stops',
+  ask: 'stops',
+  continue: 'runs',
+  redirect: 'runs',
+  replace: 'neither',
+};
 
 /** `abort→continue`: the recorded decision, an arrow, the replayed one. */
 function flipClass(recorded: DecisionKind, replayed: DecisionKind): string {
@@ -19,7 +28,7 @@ function flipClass(recorded: DecisionKind, replayed: DecisionKind): string {
 
 /** Whether a before_tool move loosens: recorded as stopped, replayed as running. */
 function isLoosened(recorded: DecisionKind, replayed: DecisionKind): boolean {
-  return STOPPED.has(recorded) && RUNS.has(replayed);
+  return BEFORE_TOOL_MOVES[recorded] === 'stops' && BEFORE_TOOL_MOVES[replayed] === 'runs';
 }
 
 /**

@@ -4,6 +4,7 @@
  * @internal
  */
 import type { DecisionKind } from '../index.js';
+import { isDecisionKind } from '../decisions.js';
 import {
   ATTR_ATTEMPT,
   ATTR_DECISION,
@@ -49,7 +50,6 @@ export interface RecordedCall {
   readonly attempt: number;
 }
 
-const DECISIONS: readonly string[] = ['continue', 'skip', 'redirect', 'abort', 'ask', 'replace'];
 
 function isExecuteTool(span: RecordedSpan): boolean {
   const operation = span.attributes.get(ATTR_GEN_AI_OPERATION_NAME);
@@ -72,7 +72,7 @@ function text(span: RecordedSpan, key: string): string | undefined {
 function phaseDecision(span: RecordedSpan | undefined): RecordedDecision {
   if (span === undefined) return { decision: 'continue', hook: null };
   const kind = text(span, ATTR_DECISION);
-  const decision = (kind !== undefined && DECISIONS.includes(kind) ? kind : 'continue') as DecisionKind;
+  const decision: DecisionKind = isDecisionKind(kind) ? kind : 'continue';
   return { decision, hook: decision === 'continue' ? null : (text(span, ATTR_DECISION_HOOK) ?? null) };
 }
 

@@ -11,14 +11,13 @@ import { CONTINUE } from '../decisions.js';
 import type { HookEntry } from './hook-entry.js';
 import type { Approver, Phase, ToolArgs, ToolHookEvent } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
-import { startPhaseSpan } from '../telemetry/phase-span.js';
 import type { Recording } from '../telemetry/decision-records.js';
 import { DEFAULT_RECORDING } from '../telemetry/decision-records.js';
 import { Observers } from './observers.js';
 import type { PhaseRequest } from './phase-request.js';
 import { runPhase } from './phase.js';
 import { hookArgs } from './read-only-args.js';
-import { PhaseHooks, anyEnforced } from './phase-hooks.js';
+import { PhaseHooks } from './phase-hooks.js';
 
 export class RunnerCore<S = unknown> {
   readonly #hooks: PhaseHooks<S>;
@@ -59,12 +58,11 @@ export class RunnerCore<S = unknown> {
     const matched = this.#hooks.match(phase, request.toolName);
     if (matched.entries.length === 0) return CONTINUE;
     const tally = request.tally;
-    if (tally !== undefined && phase === 'before_tool' && !tally.gated) tally.gated = anyEnforced(matched.entries);
+    if (tally !== undefined && phase === 'before_tool' && !tally.gated) tally.gated = matched.enforced;
     // The hooks' read-only copy is made before the span starts: arguments that cannot be copied refuse
     // the call (ArgumentsNotCopiedError) with no span left open.
     const args = hookArgs(request.args, request.argsCopy);
-    const span = request.traced === false ? undefined : startPhaseSpan(this.tracer, phase, request.toolName, this.recording);
-    return runPhase(this, request, matched, span, args);
+    return runPhase(this, request, matched, args);
   }
 
   /**

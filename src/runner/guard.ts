@@ -4,6 +4,7 @@
  * can reason about, and never lets it reach the tool path.
  * @internal
  */
+import { isThenable } from '../internal/thenable.js';
 import { HookTimeoutError } from '../errors.js';
 
 /** How a call to user code ended. */
@@ -94,16 +95,6 @@ function settleThenable(value: PromiseLike<unknown>, timeoutMs: number, onTimeou
     }
   });
 }
-
-/** Whether `value` is a promise or promise-like. Reading `then` on a hostile proxy may throw: callers guard. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
 
 /** Calls a synchronous user function (a matcher); returns what it returned or what it threw. */
 export function callSync<T>(fn: () => T): { ok: true; value: T } | { ok: false; error: unknown } {

@@ -11,11 +11,13 @@ import type { Phase } from '../hook.js';
 export interface Matched<S> {
   readonly entries: readonly HookEntry<S>[];
   readonly matcherErrors: Map<HookEntry<S>, unknown> | undefined;
+  /** Whether an enforce-mode hook is among them: one that could stop the call (`toolhooks.gated`). Known when matched, not per call. */
+  readonly enforced: boolean;
 }
 
 const PHASES: readonly Phase[] = ['before_tool', 'after_tool', 'on_error'];
 const PHASE_METHOD = { before_tool: 'beforeTool', after_tool: 'afterTool', on_error: 'onError' } as const;
-const NONE: Matched<never> = { entries: [], matcherErrors: undefined };
+const NONE: Matched<never> = { entries: [], matcherErrors: undefined, enforced: false };
 
 export class PhaseHooks<S> {
   readonly #byPhase: Record<Phase, readonly HookEntry<S>[]>;
@@ -29,7 +31,7 @@ export class PhaseHooks<S> {
       const method = PHASE_METHOD[phase];
       byPhase[phase] = entries.filter((entry) => entry.hook[method] !== undefined);
       allMatched[phase] = byPhase[phase].every((entry) => entry.matches === undefined)
-        ? { entries: byPhase[phase], matcherErrors: undefined }
+        ? { entries: byPhase[phase], matcherErrors: undefined, enforced: anyEnforced(byPhase[phase]) }
         : undefined;
     }
     this.#byPhase = byPhase;
@@ -65,11 +67,11 @@ function matchTool<S>(candidates: readonly HookEntry<S>[], toolName: string): Ma
     entries.push(entry);
     if (!result.ok) (matcherErrors ??= new Map()).set(entry, result.error);
   }
-  return { entries, matcherErrors };
+  return { entries, matcherErrors, enforced: anyEnforced(entries) };
 }
 
 /** Whether an enforce-mode hook is among the invoked ones: a hook that could have stopped the call. */
-export function anyEnforced<S>(entries: readonly HookEntry<S>[]): boolean {
+function anyEnforced<S>(entries: readonly HookEntry<S>[]): boolean {
   for (const entry of entries) if (entry.mode !== 'audit') return true;
   return false;
 }

@@ -4,10 +4,11 @@
  * Built only when the runner has observers.
  * @internal
  */
-import type { HookDecision } from '../decisions.js';
+import type { Continue, DecisionAttributes, HookDecision } from '../decisions.js';
 import { decisionAttributesOf } from '../decisions.js';
 import type { HookFailure, HookMode, PhaseHookRecord, RecordedError, ShadowedDecision } from '../hook.js';
 import type { Capture } from '../telemetry/capture/options.js';
+import { exhaustive } from '../internal/exhaustive.js';
 
 /** A hook record while its phase runs: `shadowedBy` is set when a later Abort shadows it. */
 export type OpenHookRecord = { -readonly [K in keyof PhaseHookRecord]: PhaseHookRecord[K] };
@@ -17,12 +18,29 @@ export function hookRecord(entry: { readonly name: string; readonly mode: HookMo
   const { name: hook, mode } = entry;
   if (decision === undefined) return { hook, decision: 'error', durationMs, mode };
   const attributes = decisionAttributesOf(decision);
-  if (decision.kind === 'continue') return attributes === undefined ? { hook, decision: 'continue', durationMs, mode } : { hook, decision: 'continue', durationMs, mode, attributes };
+  switch (decision.kind) {
+    case 'continue':
+      return attributes === undefined ? { hook, decision: 'continue', durationMs, mode } : { hook, decision: 'continue', durationMs, mode, attributes };
+    case 'skip':
+    case 'abort':
+    case 'ask':
+    case 'replace':
+      return reasoned(hook, decision, durationMs, mode, attributes, capture);
+    case 'redirect': {
+      const record = reasoned(hook, decision, durationMs, mode, attributes, capture);
+      if (decision.newTool !== undefined) record.newTool = decision.newTool;
+      if (decision.newArgs !== undefined && capture.args) record.newArgs = capture.serialize(decision.newArgs);
+      return record;
+    }
+    default:
+      return exhaustive(decision, 'decision kind');
+  }
+}
+
+/** The record of a decision that gives a reason. */
+function reasoned(hook: string, decision: Exclude<HookDecision, Continue>, durationMs: number, mode: HookMode, attributes: DecisionAttributes | undefined, capture: Capture): OpenHookRecord {
   const record: OpenHookRecord = { hook, decision: decision.kind, reason: capture.limit(decision.reason), durationMs, mode };
   if (attributes !== undefined) record.attributes = attributes;
-  if (decision.kind !== 'redirect') return record;
-  if (decision.newTool !== undefined) record.newTool = decision.newTool;
-  if (decision.newArgs !== undefined && capture.args) record.newArgs = capture.serialize(decision.newArgs);
   return record;
 }
 

@@ -6,6 +6,7 @@
 import type { HookDecision, Skip } from '../decisions.js';
 import { CONTINUE, describeInvalidDecision, isIssuedDecision, normaliseDecision } from '../decisions.js';
 import { errorMessage } from '../internal/describe.js';
+import { exhaustive } from '../internal/exhaustive.js';
 import { InvalidHookDecisionError, InvalidRedirectTargetError } from '../errors.js';
 import type { HookErrorKind, Phase } from '../hook.js';
 
@@ -84,8 +85,13 @@ function payloadProblem(decision: HookDecision): string | undefined {
       return thenProblem(decision.deniedResult, 'an Ask whose deniedResult', "ask('reason', { deniedResult: await result })");
     case 'replace':
       return thenProblem(decision.result, 'a Replace whose result', 'replaceResult(await redact(result))');
-    default:
+    case 'continue':
+    case 'redirect':
+    case 'abort':
+      // No value handed to the caller (a Redirect's newArgs are checked as plain data when it is made).
       return undefined;
+    default:
+      return exhaustive(decision, 'decision kind');
   }
 }
 

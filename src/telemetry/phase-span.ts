@@ -6,6 +6,7 @@
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { DecisionKind, HookDecision } from '../decisions.js';
 import { decisionAttributesOf } from '../decisions.js';
+import { exhaustive } from '../internal/exhaustive.js';
 import type { FailureMode, HookErrorKind, HookMode, Phase, RecordedError } from '../hook.js';
 import { attributeLengthLimit, eventCountLimit } from './span-limits.js';
 import { addSpanEvent, endSpan, setSpanAttributes, startSpan } from './span.js';
@@ -161,21 +162,31 @@ function decisionAttributes(capture: Capture, hook: RecordedHook, decision: Hook
     [ATTR_HOOK_DURATION_MS]: durationMs,
   };
   if (hook.mode === 'audit') attributes[ATTR_HOOK_MODE] = 'audit';
-  if (decision.kind !== 'continue' && decision.reason !== '') {
-    attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
+  switch (decision.kind) {
+    case 'continue':
+      return attributes;
+    case 'skip':
+    case 'abort':
+    case 'ask':
+    case 'replace':
+      if (decision.reason !== '') attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
+      return attributes;
+    case 'redirect':
+      if (decision.reason !== '') attributes[ATTR_DECISION_REASON] = capture.limit(decision.reason);
+      if (decision.newTool !== undefined) attributes[ATTR_REDIRECT_NEW_TOOL] = decision.newTool;
+      if (decision.newArgs !== undefined) {
+        // Key names come from the hook (and may come from an attacker's tool input): bounded too.
+        attributes[ATTR_REDIRECT_ARG_KEYS] = Object.keys(decision.newArgs)
+          .slice(0, MAX_ARG_KEYS)
+          .map((key) => capture.limit(key));
+        // Within the span's attribute length limit, if any, so that the JSON is not cut mid-value.
+        if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serializeWithin(decision.newArgs, lengthLimit);
+      }
+      return attributes;
+    default:
+      // Built inside the span guard (addSpanEvent): even a kind the types do not know is reported, never thrown.
+      return exhaustive(decision, 'decision kind');
   }
-  if (decision.kind === 'redirect') {
-    if (decision.newTool !== undefined) attributes[ATTR_REDIRECT_NEW_TOOL] = decision.newTool;
-    if (decision.newArgs !== undefined) {
-      // Key names come from the hook (and may come from an attacker's tool input): bounded too.
-      attributes[ATTR_REDIRECT_ARG_KEYS] = Object.keys(decision.newArgs)
-        .slice(0, MAX_ARG_KEYS)
-        .map((key) => capture.limit(key));
-      // Within the span's attribute length limit, if any, so that the JSON is not cut mid-value.
-      if (capture.args) attributes[ATTR_REDIRECT_ARGS] = capture.serializeWithin(decision.newArgs, lengthLimit);
-    }
-  }
-  return attributes;
 }
 
 /** `exception.*` attributes of a recorded error (described once, for every signal, by the call's scrubber). */

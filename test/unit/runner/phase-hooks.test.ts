@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolHook } from '../../../src/hook.js';
 import { createHookEntry } from '../../../src/runner/hook-entry.js';
-import { PhaseHooks, anyEnforced } from '../../../src/runner/phase-hooks.js';
+import { PhaseHooks } from '../../../src/runner/phase-hooks.js';
 
 function phaseHooks(hooks: ToolHook[]): PhaseHooks<unknown> {
   return new PhaseHooks(hooks.map((hook, index) => createHookEntry(hook, index, { timeoutMs: 0, failureMode: 'open' })));
@@ -36,7 +36,10 @@ describe('PhaseHooks', () => {
 
   it('tells whether an enforce-mode hook is among the matched ones', () => {
     const hooks = phaseHooks([{ name: 'shadow', mode: 'audit', beforeTool: () => undefined }, { name: 'gate', tools: ['shell'], beforeTool: () => undefined }]);
-    expect(anyEnforced(hooks.match('before_tool', 'search').entries)).toBe(false);
-    expect(anyEnforced(hooks.match('before_tool', 'shell').entries)).toBe(true);
+    expect(hooks.match('before_tool', 'search').enforced).toBe(false);
+    expect(hooks.match('before_tool', 'shell').enforced).toBe(true);
+    const all = phaseHooks([{ name: 'shadow', mode: 'audit', beforeTool: () => undefined }]);
+    expect(all.match('before_tool', 'shell').enforced).toBe(false);
+    expect(phaseHooks([{ name: 'gate', beforeTool: () => undefined }]).match('before_tool', 'shell').enforced).toBe(true);
   });
 });
