@@ -33,27 +33,29 @@ import type { ToolCall } from './tool-call.js';
 export async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown> {
   const path = plan.retry === undefined ? PLAIN_PATH : new RetryPath(plan.retry);
   try {
-    // Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
+    // 1. Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
     let before = call.before(plan.args);
     if (before instanceof Promise) before = await before;
-    if (handedOff(call)) return handToFramework(call, before);
-    if (before.kind === 'skip') return await skipTool(call, path, plan.args, before);
-    let args = applyBefore(call, path, plan.args, before);
+    if (handedOff(call)) return handToFramework(call, before); // 2.
+    if (before.kind === 'skip') return await skipTool(call, path, plan.args, before); // 3.
+    let args = applyBefore(call, path, plan.args, before); // 4.
     // The duration is for after_tool hooks only: without any, the clock is not read.
     const timed = call.timesExecution;
     for (let attempt = 1; ; attempt += 1) {
       const started = timed ? path.clockStart() : 0;
       let result: unknown;
       try {
-        result = await startAttempt(plan, call, args, attempt);
+        result = await startAttempt(plan, call, args, attempt); // 5.
         call.endExecute();
       } catch (error) {
+        // 6.
         const decision = await onFailure(plan, call, args, error, attempt);
         const again = path.again(plan, call, args, decision, error, attempt);
         if (again === undefined) return await path.settle(call, args, decision, error, started, attempt);
         args = again;
         continue;
       }
+      // 7.
       let after = call.after(args, result, timed ? performance.now() - started : 0, attempt);
       if (after instanceof Promise) after = await after;
       const again = reexecution(plan, call, args, after);
@@ -61,6 +63,7 @@ export async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<u
       args = again;
     }
   } catch (error) {
+    // A call that stopped for its framework ended as pending before its error reached here.
     if (!endedAsPending(call)) call.threw(error);
     throw error;
   }

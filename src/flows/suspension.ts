@@ -48,7 +48,7 @@ export function suspendedInTool<S>(call: ToolCall<S>, error: unknown): unknown {
   return error;
 }
 
-/** Whether the call already ended as `pending` (handed to its framework) when `error` reached the loop: the loop then only rethrows it. */
+/** Whether the call already ended as `pending` (stopped for its framework): the loop then only rethrows what reached it. */
 export function endedAsPending<S>(call: ToolCall<S>): boolean {
   return call.outcome === 'pending';
 }
