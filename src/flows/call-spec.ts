@@ -61,10 +61,9 @@ export interface CallSpec<S> {
 
 /**
  * What a call's phases are asked about — the call's phase request, its tally and its frozen argument
- * copy in one object — and the base of {@link ToolCall}: a call is its own phase request, so that a call
- * costs one object, not a call, a request, a tally and a cache. Its phases run one after another and
- * each sets `phase`, `toolName`, `args`, `attempt` (and `value`, `durationMs`) before it runs; an
- * asynchronous phase reads them until it settles.
+ * copy in one object — and the base of {@link ToolCall}: a call is its own phase request, tally and
+ * cache (why: docs/decisions/2026-12-02-one-object-per-call.md). Before each phase the call is
+ * rewritten for it ({@link CallPhaseRequest.askAbout}).
  */
 export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
   phase: Phase = 'before_tool';
@@ -89,10 +88,7 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
   #scrubber: ErrorScrubber | undefined = undefined;
   /** Arguments the tool ran with that the scrubber is told about when it is made (see runsWith). */
   #ranWith: Readonly<ToolArgs> | undefined = undefined;
-  /**
-   * The call's spec, read through the getters below rather than copied field by field: a call is made
-   * for every tool call, and each field it does not hold is memory it does not allocate.
-   */
+  /** The call's spec, read through the getters below rather than copied field by field (docs/decisions/2026-12-02-one-object-per-call.md). */
   readonly #spec: CallSpec<unknown>;
 
   constructor(spec: CallSpec<unknown>) {
@@ -107,6 +103,20 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
       this.approval = held.tally.approval;
     }
     if (spec.tallied?.gated !== undefined) this.gated = spec.tallied.gated;
+  }
+
+  /**
+   * The rewrite between phases: the call becomes the request of its next phase. Phases run one after
+   * another and an asynchronous one reads these fields until it settles, so no phase sees another's;
+   * `value` is after_tool's result or on_error's error, `durationMs` after_tool's.
+   */
+  askAbout(phase: Phase, toolName: string, args: ToolArgs, attempt: number, value: unknown, durationMs: number): void {
+    this.phase = phase;
+    this.toolName = toolName;
+    this.args = args;
+    this.attempt = attempt;
+    this.value = value;
+    this.durationMs = durationMs;
   }
 
   /** The requested tool (before any Redirect). */

@@ -9,8 +9,9 @@ import type { ToolArgs } from '../hook.js';
 import type { HookRunner } from '../runner/hook-runner.js';
 import { runnerCore } from '../runner/registry.js';
 import { optionalCount, optionalSignal, optionalString, rejectUnknownOptions, requireArgs, requireFunction, requireObject, requireToolName } from '../internal/validate.js';
-import type { CallPlan, RetryPolicy } from './execute-tool.js';
+import type { CallPlan } from './execute-tool.js';
 import { runToolCall } from './execute-tool.js';
+import type { RetryPolicy } from './retry-policy.js';
 import { report } from '../telemetry/warn-once.js';
 
 /** Options of {@link runWithRetry}. */

@@ -3,9 +3,10 @@
  * and every adapter runs its calls through this class, so a call is recorded the same way whoever
  * makes it. Every telemetry step is guarded: a broken tracer never reaches the tool.
  *
- * It is one piece (about 340 lines) because the span, the phases and the executor runs share the
- * call's state — whether it records, its counters, its outcome — and every path must end the call
- * exactly once; split apart, no module could be read on its own to check that.
+ * It is one piece because the span, the phases and the executor runs share the call's state — whether
+ * it records, its counters, its outcome — and every path must end the call exactly once; split apart,
+ * no module could be read on its own to check that. That it is also the phase request, the tally and
+ * the argument cache: docs/decisions/2026-12-02-one-object-per-call.md.
  * @internal
  */
 import { noteExecuteRun } from './outer-call.js';
@@ -56,7 +57,7 @@ import {
 /**
  * One tool call: its span, its counters, its phases, and how it ended. The call is its own phase request
  * ({@link CallPhaseRequest}: `toolName` and `args` are the current phase's; the requested ones are
- * `requestedTool` and {@link args} of the spec).
+ * `requestedTool` and `requestedArgs`).
  */
 export class ToolCall<S = unknown> extends CallPhaseRequest {
   /** How the call ends when it returns normally; the flow sets `skipped`, `recovered` or `denied`. */
@@ -147,23 +148,20 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
       if ('error' in held) throw held.error;
       return held.decision;
     }
-    return this.#phase('before_tool', this.requestedTool, args, attempt);
+    return this.#phase('before_tool', this.requestedTool, args, attempt, undefined, 0);
   }
 
   /** Runs the after_tool phase for the tool that ran, with its result. */
   after(args: ToolArgs, result: unknown, durationMs: number, attempt: number): HookDecision | Promise<HookDecision> {
     // No after_tool hook: the phase is Continue, as the core would answer, without setting up the request.
     if (!this.#core.hasHooks('after_tool')) return CONTINUE;
-    this.value = result;
-    this.durationMs = durationMs;
-    return this.#phase('after_tool', this.effectiveToolName, args, attempt);
+    return this.#phase('after_tool', this.effectiveToolName, args, attempt, result, durationMs);
   }
 
   /** Runs the on_error phase; an Abort it decides carries the tool's error as its cause. */
   async onError(args: ToolArgs, error: unknown, attempt: number): Promise<HookDecision> {
     try {
-      this.value = error;
-      return await this.#phase('on_error', this.effectiveToolName, args, attempt);
+      return await this.#phase('on_error', this.effectiveToolName, args, attempt, error, 0);
     } catch (abortError) {
       if (abortError instanceof HookAbortError && abortError.cause === undefined) {
         throw new HookAbortError(abortError.reason, abortError.sourceHook, { cause: error });
@@ -172,15 +170,9 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     }
   }
 
-  /**
-   * Runs a phase with the call as its request (phases run one after another, and an asynchronous phase
-   * reads it until it settles); after_tool and on_error set its value first.
-   */
-  #phase(phase: Phase, toolName: string, args: ToolArgs, attempt: number): HookDecision | Promise<HookDecision> {
-    this.phase = phase;
-    this.toolName = toolName;
-    this.args = args;
-    this.attempt = attempt;
+  /** Runs a phase with the call as its request, rewritten for that phase first ({@link CallPhaseRequest.askAbout}). */
+  #phase(phase: Phase, toolName: string, args: ToolArgs, attempt: number, value: unknown, durationMs: number): HookDecision | Promise<HookDecision> {
+    this.askAbout(phase, toolName, args, attempt, value, durationMs);
     return this.#core.run(this);
   }
 
@@ -218,9 +210,8 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
    * Runs the executor once, `run(a, b)`, under a `toolhooks.execute` span; the tool's own spans nest
    * under it. Returns what the executor returns (a value or a promise, not awaited) and throws what it
    * throws synchronously; the caller settles it and ends the run with {@link endExecute} or
-   * {@link failExecute}, in its own async frame (one frame less per call than awaiting here). A call's
-   * runs are one after another, so the call holds the open run's span itself: nothing is allocated
-   * for a run that is not traced.
+   * {@link failExecute}, in its own async frame. A call's runs are one after another, so the call holds
+   * the open run's span itself (docs/decisions/2026-12-02-one-object-per-call.md).
    */
   startExecute<A, B>(toolName: string, attempt: number, run: (a: A, b: B) => unknown, a: A, b: B): unknown {
     if (this.#span === undefined) return run(a, b);
