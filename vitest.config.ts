@@ -27,6 +27,7 @@ const SDK2_LANE = [
   'test/unit/runner/hook-runner.security.test.ts',
   'test/unit/flows/execute-tool.attempt-secrets.test.ts',
   'test/unit/runner/args-isolation.test.ts',
+  'test/integration/runner/args-isolation.large-inputs.test.ts',
   'test/unit/flows/approvals.test.ts',
   'test/unit/flows/execute-tool.hostile-throw.test.ts',
   'test/unit/adapters/ai/approval.test.ts',
