@@ -25,6 +25,7 @@ const SDK2_LANE = [
   'test/unit/telemetry/decision-records.test.ts',
   // The hostile cases of the security reviews (secrets, forged and replayed approvals, frozen copies), on SDK 2 too.
   'test/unit/runner/hook-runner.security.test.ts',
+  'test/integration/runner/hook-runner.security.large-inputs.test.ts',
   'test/unit/flows/execute-tool.attempt-secrets.test.ts',
   'test/unit/runner/args-isolation.test.ts',
   'test/integration/runner/args-isolation.large-inputs.test.ts',
