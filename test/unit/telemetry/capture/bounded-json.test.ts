@@ -186,29 +186,6 @@ describe('truncation', () => {
     expect(parsed[0]).toBeNull();
     expect(parsed.at(-1)).toMatch(/^…\[\d+ more items\]$/);
   });
-
-  it('reads a bounded number of members from endless iterators and wide objects of getters', () => {
-    class EndlessSet extends Set<number> {
-      override *values(): SetIterator<number> {
-        for (let next = 0; ; next += 1) yield next;
-      }
-    }
-    // size says 1; the walk must not try to drain the iterator first.
-    expect(capture.serialize(new EndlessSet([1]))).toBe('[0]');
-    let reads = 0;
-    const wide = {};
-    for (let index = 0; index < 100_000; index += 1) {
-      Object.defineProperty(wide, `k${index}`, {
-        enumerable: true,
-        get() {
-          reads += 1;
-          return undefined;
-        },
-      });
-    }
-    expect(capture.serialize(wide)).toMatch(/^\{"…":"\[\d+ more keys\]"\}$/);
-    expect(reads).toBeLessThanOrEqual(capture.maxTotalLength);
-  });
 });
 
 describe('values JSON cannot represent', () => {
