@@ -7,7 +7,7 @@
  * export is used by definition. The files come parsed from ./sources.ts (once per process, shared with the
  * other checks of the code; node_modules folders, such as the install lanes under test/, are not read).
  */
-import { dirname, join, normalize, relative } from 'node:path';
+import { basename, dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
 import { parsedSource, parsedSources } from './sources.js';
 
@@ -122,7 +122,9 @@ export function unusedExports(srcDir: string, importerDirs: readonly string[]): 
   const known = new Set(files.map(({ file }) => file));
   const sources = new Map(files.map(({ file, ast }) => [file, ast]));
   const importers = new Map(sources);
-  for (const dir of importerDirs) for (const { file, ast } of sourceFiles(dir)) importers.set(file, ast);
+  // A file outside srcDir names a file in it only by a path that spells srcDir's own name: the others are not parsed.
+  const srcName = basename(normalize(srcDir));
+  for (const dir of importerDirs) for (const source of sourceFiles(dir)) if (source.text.includes(srcName)) importers.set(source.file, source.ast);
   const used = new Map<string, Set<string>>();
   for (const [file, source] of importers) {
     importedNames(file, source, known, (target, name) => {
