@@ -4,11 +4,12 @@
  * src/ and test/ resolved to the file it names. A name is used when another file imports or re-exports it
  * by name (or the whole module, with `import * as`); a unit test that checks a module's limit is a user
  * of it. The public entry points (the package's `exports` map and the CLI) are the surface: what they
- * export is used by definition.
+ * export is used by definition. The files come parsed from ./sources.ts (once per process, shared with the
+ * other checks of the code; node_modules folders, such as the install lanes under test/, are not read).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { basename, dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
+import { parsedSource, parsedSources } from './sources.js';
 
 /** The files whose exports are the package's surface, relative to src/. */
 export const ENTRY_POINTS: readonly string[] = [
@@ -32,13 +33,8 @@ export const ENTRY_POINTS: readonly string[] = [
 
 const ALL = '*';
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
+/** The .ts files under `dir` (declaration files aside), parsed once per process. */
+const sourceFiles = (dir: string): ReturnType<typeof parsedSources> => parsedSources(dir).filter(({ file }) => !file.endsWith('.d.ts'));
 
 function hasExportKeyword(node: ts.Node): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
@@ -115,20 +111,20 @@ function importedNames(file: string, source: ts.SourceFile, known: ReadonlySet<s
   for (const statement of source.statements) visit(statement);
 }
 
-const parse = (file: string): ts.SourceFile => ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
-
 /** The names each public entry point exports (ENTRY_POINTS, relative to src/), parsed, not loaded. */
 export function entryExports(srcDir: string): Map<string, string[]> {
-  return new Map(ENTRY_POINTS.map((path) => [path, exportedNames(parse(join(srcDir, path)))]));
+  return new Map(ENTRY_POINTS.map((path) => [path, exportedNames(parsedSource(join(srcDir, path)).ast)]));
 }
 
 /** `file: name` for every export of src/ that no other file of src/ or of `importerDirs` imports, outside the entry points. */
 export function unusedExports(srcDir: string, importerDirs: readonly string[]): string[] {
   const files = sourceFiles(srcDir);
-  const known = new Set(files);
-  const sources = new Map(files.map((file) => [file, parse(file)]));
+  const known = new Set(files.map(({ file }) => file));
+  const sources = new Map(files.map(({ file, ast }) => [file, ast]));
   const importers = new Map(sources);
-  for (const dir of importerDirs) for (const file of sourceFiles(dir)) importers.set(file, parse(file));
+  // A file outside srcDir names a file in it only by a path that spells srcDir's own name: the others are not parsed.
+  const srcName = basename(normalize(srcDir));
+  for (const dir of importerDirs) for (const source of sourceFiles(dir)) if (source.text.includes(srcName)) importers.set(source.file, source.ast);
   const used = new Map<string, Set<string>>();
   for (const [file, source] of importers) {
     importedNames(file, source, known, (target, name) => {

@@ -4,14 +4,13 @@
  * anywhere), the homes that must stay single — reports go through telemetry/warn-once.ts only — and
  * that an internal module exports only what another module or a test imports.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, normalize, relative, sep } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { unusedExports } from '../support/exports.js';
+import { layerOf, parsedSource, SRC, srcSources, TEST } from '../support/sources.js';
 import { useTempDir } from '../support/temp-dir.js';
-
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Each layer and the layers it may import at run time (its own layer always). Keep in step with docs/architecture.md. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -29,47 +28,26 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   policy: ['base', 'telemetry', 'runner', 'entry'],
 };
 
-/** The layer of a file under src/: the root's vocabulary and internal/ are the base; index.ts is the entry. */
-function layerOf(file: string): string {
-  const path = relative(SRC, file).split(/[\\/]/);
-  if (path.length === 1) return path[0] === 'index.ts' ? 'entry' : 'base';
-  return path[0] === 'internal' ? 'base' : (path[0] as string);
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-/** Runtime imports and re-exports of a file, resolved to .ts paths. */
-function runtimeImports(file: string, text: string): string[] {
-  const found: string[] = [];
-  for (const match of text.matchAll(/^(?:import|export)(\s+type)?\s[^;]*?from\s+'(\.[^']+)'/gm)) {
-    if (match[1] !== undefined) continue;
-    found.push(normalize(join(dirname(file), (match[2] as string).replace(/\.js$/, '.ts'))));
-  }
-  for (const match of text.matchAll(/import\('(\.[^']+)'\)/g)) found.push(normalize(join(dirname(file), (match[1] as string).replace(/\.js$/, '.ts'))));
-  return found;
-}
-
-const files = sourceFiles(SRC).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+/**
+ * Every check below reads src/ through `srcSources()` (test/support/sources.ts): each file is read and parsed
+ * once, and its `path` (relative to src/), `text`, `ast` and resolved `imports` are shared by all the checks.
+ */
+const files = srcSources();
 
 describe('src/ layering (docs/architecture.md, "Layers")', () => {
   it('every layer of the document exists, and every folder of src/ has a layer', () => {
-    const layers = new Set(files.map(({ file }) => layerOf(file)));
+    const layers = new Set(files.map(({ path }) => layerOf(path)));
     expect([...layers].sort()).toEqual(Object.keys(MAY_IMPORT).sort());
   });
 
   it('each file imports only from its own layer and the layers below it', () => {
     const violations: string[] = [];
-    for (const { file, text } of files) {
-      const from = layerOf(file);
-      for (const target of runtimeImports(file, text)) {
-        const to = layerOf(target);
-        if (to !== from && !(MAY_IMPORT[from] ?? []).includes(to)) violations.push(`${relative(SRC, file)} (${from}) imports ${relative(SRC, target)} (${to})`);
+    for (const { path, imports } of files) {
+      const from = layerOf(path);
+      for (const target of imports) {
+        if (target.typeOnly) continue;
+        const to = layerOf(target.path);
+        if (to !== from && !(MAY_IMPORT[from] ?? []).includes(to)) violations.push(`${path} (${from}) imports ${target.path} (${to})`);
       }
     }
     expect(violations).toEqual([]);
@@ -86,27 +64,26 @@ describe('src/ layering (docs/architecture.md, "Layers")', () => {
 describe('single homes', () => {
   it('nothing but telemetry/warn-once.ts reports through diag (the CLI only installs its logger)', () => {
     const users = files.filter(({ text }) => /^import \{[^}]*\bdiag\b[^}]*\} from '@opentelemetry\/api'/m.test(text));
-    expect(users.map(({ file }) => relative(SRC, file)).sort()).toEqual([join('replay', 'cli.ts'), join('telemetry', 'warn-once.ts')]);
-    const cli = files.find(({ file }) => relative(SRC, file) === join('replay', 'cli.ts'));
+    expect(users.map(({ path }) => path).sort()).toEqual([join('replay', 'cli.ts'), join('telemetry', 'warn-once.ts')]);
+    const cli = files.find(({ path }) => path === join('replay', 'cli.ts'));
     expect(cli?.text).not.toMatch(/\bdiag\.(warn|error|info|debug|verbose)\(/);
   });
 
   it('nothing but telemetry/span.ts starts a span', () => {
     const starters = files.filter(({ text }) => /\.startSpan\(|\.startActiveSpan\(/.test(text.replace(/^\s*(\*|\/\/).*$/gm, '')));
-    expect(starters.map(({ file }) => relative(SRC, file))).toEqual([join('telemetry', 'span.ts')]);
+    expect(starters.map(({ path }) => path)).toEqual([join('telemetry', 'span.ts')]);
   });
 });
 
 describe('public types and private state', () => {
   /** Whether the module's own header (its first doc comment) marks it @internal. */
-  const isInternal = (target: string): boolean => /^\/\*\*[\s\S]*?\*\//.exec(readFileSync(target, 'utf8'))?.[0].includes('@internal') === true;
+  const isInternal = (target: string): boolean => /^\/\*\*[\s\S]*?\*\//.exec(parsedSource(target).text)?.[0].includes('@internal') === true;
 
   it('the public vocabulary (src/*.ts) imports, even as a type, no module marked @internal', () => {
     const violations: string[] = [];
-    for (const { file, text } of files.filter(({ file }) => layerOf(file) === 'base' && dirname(file) === normalize(SRC.replace(/[\\/]$/, '')))) {
-      for (const match of text.matchAll(/^import\s+type\s[^;]*?from\s+'(\.[^']+)'/gm)) {
-        const target = normalize(join(dirname(file), (match[1] as string).replace(/\.js$/, '.ts')));
-        if (isInternal(target)) violations.push(`${relative(SRC, file)} imports types from ${relative(SRC, target)} (@internal)`);
+    for (const { path, imports } of files.filter(({ path, file }) => layerOf(path) === 'base' && dirname(file) === normalize(SRC.replace(/[\\/]$/, '')))) {
+      for (const target of imports) {
+        if (target.typeOnly && isInternal(target.file)) violations.push(`${path} imports types from ${target.path} (@internal)`);
       }
     }
     expect(violations).toEqual([]);
@@ -115,13 +92,13 @@ describe('public types and private state', () => {
   it('nothing but telemetry/otel-private.ts reads OpenTelemetry state no public API exposes', () => {
     const PRIVATE = /\b_spanLimits\b|\b_attributeValueLengthLimit\b|opentelemetry\.js\.api|\.ended\b|\bas unknown as \{[^}]*\b(?:name|attributes|ended)\?:/;
     const readers = files.filter(({ text }) => PRIVATE.test(text.replace(/^\s*(\*|\/\/).*$/gm, '')));
-    expect(readers.map(({ file }) => relative(SRC, file))).toEqual([join('telemetry', 'otel-private.ts')]);
+    expect(readers.map(({ path }) => path)).toEqual([join('telemetry', 'otel-private.ts')]);
   });
 });
 
 describe('exports', () => {
   it('every export of an internal module is imported by another module or a test', () => {
-    expect(unusedExports(SRC, [fileURLToPath(new URL('../', import.meta.url))])).toEqual([]);
+    expect(unusedExports(SRC, [TEST])).toEqual([]);
   });
 
   it('the check finds an export nothing imports, and counts every way of importing', () => {
@@ -138,45 +115,39 @@ describe('exports', () => {
 
 describe('approvals: one vocabulary (docs/architecture.md, "One Ask, from a hook to each framework")', () => {
   it('the runner imports nothing from the flows, not even a type: it owns the hand-off protocol they carry', () => {
-    const edges: string[] = [];
-    for (const { file, text } of files.filter(({ file }) => layerOf(file) === 'runner')) {
-      for (const match of text.matchAll(/(?:\bfrom\s+|\bimport\()'(\.[^']+)'/g)) {
-        const target = normalize(join(dirname(file), (match[1] as string).replace(/\.js$/, '.ts')));
-        if (layerOf(target) === 'flows') edges.push(`${relative(SRC, file)} imports ${relative(SRC, target)}`);
-      }
-    }
+    const edges = files
+      .filter(({ path }) => layerOf(path) === 'runner')
+      .flatMap(({ path, imports }) => imports.filter((edge) => layerOf(edge.path) === 'flows').map((edge) => `${path} imports ${edge.path}`));
     expect(edges).toEqual([]);
   });
 
   it('no two classes in src/ share a name, and no module is named approval.ts (approvals.ts)', () => {
     const homes = new Map<string, string[]>();
-    for (const { file, text } of files) {
+    for (const { path, text } of files) {
       for (const match of text.matchAll(/^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/gm)) {
         const name = match[1] as string;
-        homes.set(name, [...(homes.get(name) ?? []), relative(SRC, file)]);
+        homes.set(name, [...(homes.get(name) ?? []), path]);
       }
     }
     expect([...homes].filter(([, where]) => where.length > 1).map(([name, where]) => `${name}: ${where.join(', ')}`)).toEqual([]);
-    expect(files.filter(({ file }) => file.endsWith(`${sep}approval.ts`)).map(({ file }) => relative(SRC, file))).toEqual([]);
+    expect(files.filter(({ path }) => basename(path) === 'approval.ts').map(({ path }) => path)).toEqual([]);
   });
 });
 
 describe('adapters (src/adapters/README.md)', () => {
   it('import src/ modules directly, never the package entry (not even its types), and each has the one skeleton', () => {
-    const adapters = files.filter(({ file }) => layerOf(file) === 'adapters');
-    const viaEntry = adapters.filter(({ file, text }) =>
-      [...text.matchAll(/^(?:import|export)\b[^;]*?from\s+'(\.[^']+)'/gm)].some((match) => layerOf(normalize(join(dirname(file), (match[1] as string).replace(/\.js$/, '.ts')))) === 'entry'),
-    );
-    expect(viaEntry.map(({ file }) => relative(SRC, file))).toEqual([]);
-    const folders = new Set(adapters.map(({ file }) => relative(join(SRC, 'adapters'), dirname(file))).filter((folder) => folder !== ''));
-    const missing = [...folders].flatMap((folder) => ['index.ts', 'types.ts', 'with-hooks.ts'].filter((name) => !adapters.some(({ file }) => file === join(SRC, 'adapters', folder, name))).map((name) => `${folder}/${name}`));
+    const adapters = files.filter(({ path }) => layerOf(path) === 'adapters');
+    const viaEntry = adapters.filter(({ imports }) => imports.some((edge) => layerOf(edge.path) === 'entry'));
+    expect(viaEntry.map(({ path }) => path)).toEqual([]);
+    const folders = new Set(adapters.map(({ path }) => dirname(path)).filter((folder) => folder !== 'adapters'));
+    const missing = [...folders].flatMap((folder) => ['index.ts', 'types.ts', 'with-hooks.ts'].filter((name) => !adapters.some(({ path }) => path === join(folder, name))).map((name) => `${folder}/${name}`));
     expect([folders.size, missing]).toEqual([8, []]);
   });
 
   it('the entry points of policy, limits and receipts follow the same skeleton: exports by name, public types from types.ts', () => {
-    const entries = files.filter(({ file }) => ['policy', 'limits', 'receipts'].includes(layerOf(file)) && relative(SRC, file).endsWith('index.ts'));
-    const stray = entries.flatMap(({ file, text }) =>
-      [...text.matchAll(/^export (type )?(\*|\{[^}]*\}) from '([^']+)'/gm)].filter((match) => match[2] === '*' || (match[1] !== undefined && match[3] !== './types.js')).map((match) => `${relative(SRC, file)}: ${match[0]}`),
+    const entries = files.filter(({ path }) => ['policy', 'limits', 'receipts'].includes(layerOf(path)) && basename(path) === 'index.ts');
+    const stray = entries.flatMap(({ path, text }) =>
+      [...text.matchAll(/^export (type )?(\*|\{[^}]*\}) from '([^']+)'/gm)].filter((match) => match[2] === '*' || (match[1] !== undefined && match[3] !== './types.js')).map((match) => `${path}: ${match[0]}`),
     );
     expect([entries.length, stray]).toEqual([3, []]);
   });

@@ -268,14 +268,6 @@ describe('limitHook: custom stores', () => {
     await expect(executeTool({ hooks: runner, toolName: 't', args: {}, execute: () => 'ran' })).rejects.toThrow('limit store c failed to charge: sync charge');
   });
 
-  it('counts each tool on its own by default, however many tools it sees', async () => {
-    const store = memoryLimitStore();
-    const runner = tracing.runner([limitHook({ name: 'per_tool', limit: 1, store })]);
-    for (let i = 0; i < 1030; i += 1) await executeTool({ hooks: runner, toolName: `tool_${i}`, args: {}, execute: () => 'ran' });
-    await expect(executeTool({ hooks: runner, toolName: 'tool_3', args: {}, execute: () => 'ran' })).rejects.toThrow('limit per_tool: 1 reached');
-    expect(store.size).toBe(1030);
-  });
-
   it('a working custom store is asked with the namespaced key and its answer decides', async () => {
     const seen: unknown[] = [];
     const store: LimitStore = {

@@ -12,7 +12,7 @@ import { ATTR_RECEIPT_SEQ, ATTR_RECEIPT_STREAM, SPAN_APPROVAL, SPAN_BEFORE_TOOL 
 import { recordDiag } from '../../support/diag.js';
 import { useTempDir } from '../../support/temp-dir.js';
 import { createTestTracing } from '../../support/tracing.js';
-import { memorySink } from './memory-sink.js';
+import { memorySink } from '../../support/memory-sink.js';
 
 const dir = useTempDir('receipt-hook');
 const tracing = createTestTracing();

@@ -10,7 +10,7 @@ import { HookRunner, executeTool } from '../../../src/index.js';
 import { receiptHook } from '../../../src/receipts/index.js';
 import { runCli } from '../../../src/replay/command.js';
 import { useTempDir } from '../../support/temp-dir.js';
-import { memorySink } from './memory-sink.js';
+import { memorySink } from '../../support/memory-sink.js';
 
 const dir = useTempDir('verify-command');
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');

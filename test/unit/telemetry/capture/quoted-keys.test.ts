@@ -42,16 +42,6 @@ describe('redactedValueRanges', () => {
     const text = 'expected "author": "string", got {"count":3} (a=1, tokenizer is fine)';
     expect(marked(text)).toBe(text);
   });
-
-  it('hostile text (a megabyte of quotes, keys, brackets or one long word) is scanned once: each key found once, nothing past it', () => {
-    expect(redactedValueRanges('"'.repeat(1_000_000), isRedactedKey)).toEqual([]);
-    expect(redactedValueRanges('a'.repeat(1_000_000), isRedactedKey)).toEqual([]);
-    expect(redactedValueRanges(`"token":${'['.repeat(1_000_000)}`, isRedactedKey)).toEqual([[8, 1_000_008]]);
-    expect(redactedValueRanges('"password":'.repeat(100_000), isRedactedKey)).toHaveLength(50_000);
-    expect(redactedValueRanges('password='.repeat(100_000), isRedactedKey)).toEqual([[9, 900_000]]);
-    expect(redactedValueRanges('password=x&'.repeat(100_000), isRedactedKey)).toHaveLength(100_000);
-    expect(redactedValueRanges(`${'k'.repeat(200)}token=x`, isRedactedKey)).toEqual([]); // a key past 128 characters is not a key
-  });
 });
 
 describe('the scrubber uses it for every error text, capture on or off', () => {

@@ -1,9 +1,9 @@
 /**
- * An in-memory ReceiptSink for the receipt tests: keeps the lines, can be told to fail, and writes them to a
+ * An in-memory ReceiptSink for the receipt tests (unit and integration): keeps the lines, can be told to fail, and writes them to a
  * file for verifyReceipts.
  */
 import { writeFileSync } from 'node:fs';
-import type { ReceiptSink } from '../../../src/receipts/index.js';
+import type { ReceiptSink } from '../../src/receipts/index.js';
 
 export interface MemorySink extends ReceiptSink {
   readonly lines: string[];

@@ -7,7 +7,7 @@ import { HookRunner, abort, executeTool } from '../../../src/index.js';
 import { receiptHook, verifyReceipts } from '../../../src/receipts/index.js';
 import { recordHash } from '../../../src/receipts/chain.js';
 import { useTempDir } from '../../support/temp-dir.js';
-import { memorySink } from './memory-sink.js';
+import { memorySink } from '../../support/memory-sink.js';
 
 const dir = useTempDir('verify-property');
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');

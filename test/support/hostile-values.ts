@@ -1,0 +1,34 @@
+/**
+ * Values that throw when read, for the tests of what toolhooks does with hostile arguments and results:
+ * a Proxy that throws on every trap, a revoked Proxy, a getter that throws what it is given.
+ */
+
+/** A Proxy whose every trap throws: the handler itself answers every trap name with a thrower. */
+export function throwingProxy<T extends object>(target: T): T {
+  const handler = new Proxy(
+    {},
+    {
+      get: (_handler, trap) => () => {
+        throw new Error(`trap ${String(trap)}`);
+      },
+    },
+  );
+  return new Proxy(target, handler);
+}
+
+/** A revoked Proxy: every operation on it throws a TypeError. */
+export function revokedProxy(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
+/** An object whose one enumerable property `key` throws `thrown` when read. */
+export function throwingGetter(key: string, thrown: unknown): object {
+  return Object.defineProperty({}, key, {
+    enumerable: true,
+    get() {
+      throw thrown;
+    },
+  });
+}
