@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vitest/config';
@@ -52,10 +52,13 @@ const STRANDS_LANE = matrixTests('strands');
 
 /**
  * One point of the version matrix, when scripts/test-versions.mjs runs it (TOOLHOOKS_MATRIX=<entry>:<point>):
- * the project `matrix` runs the entry's tests with its framework packages resolved from the point's
- * install in test/versions/<entry>-<point>/ (as if imported from there: their own dependencies come from
- * that install, the peers it lacks from the main project). A name in the entry's `imports` (a name the
- * tests import, such as `ai-v6`) resolves to the package it names; the other packages by their own names.
+ * the project `matrix` runs the entry's tests with its framework packages resolved from the point's install in
+ * test/versions/<entry>-<point>/ (as if imported from there: their own dependencies come from that install,
+ * the peers it lacks from the main project). A name in the entry's `imports` (a name the tests import, such
+ * as `ai-v6`) resolves to the package it names; the other packages by their own names, subpaths through the
+ * package's `exports`. Each name also has an alias to itself: Vite rewrites an import to the id a plugin
+ * resolved only when an alias matches it; a package import without one is left bare and Node resolves it
+ * from the test's folder, to the main project's copy (the sdk2 project's aliases do the same).
  */
 function matrixProjects(run: string | undefined) {
   if (run === undefined || run === '') return [];
@@ -64,27 +67,37 @@ function matrixProjects(run: string | undefined) {
   const spec = point === 'oldest' || point === 'newest' ? entry[point] : undefined;
   if (spec?.lane !== 'matrix' || spec.install === undefined) throw new Error(`TOOLHOOKS_MATRIX=${run}: not a point the matrix installs`);
   const laneDir = resolve(import.meta.dirname, 'test/versions', `${id}-${point}`);
-  const importer = resolve(laneDir, 'package.json');
   const names: [string, string][] = Object.entries(entry.imports ?? {});
   for (const installed of Object.keys(spec.install)) {
     if (!names.some(([, target]) => target === installed)) names.push([installed, installed]);
   }
+  // Resolved from the install's own package.json, so subpaths go through the package's `exports`.
+  const importer = resolve(laneDir, 'package.json');
+  for (const [, target] of names) {
+    if (!existsSync(resolve(laneDir, 'node_modules', target))) {
+      throw new Error(`matrix lane ${run}: ${target} is not installed in ${laneDir} (node scripts/test-versions.mjs installs it)`);
+    }
+  }
   const plugin: Plugin = {
     name: 'toolhooks-matrix-lane',
     enforce: 'pre',
-    async resolveId(source, _importer, options) {
+    async resolveId(source, _from, options) {
       const match = names.find(([name]) => source === name || source.startsWith(`${name}/`));
       if (match === undefined) return null;
       const [name, target] = match;
-      const resolved = await this.resolve(target + source.slice(name.length), importer, { ...options, skipSelf: true });
-      if (resolved === null) throw new Error(`matrix lane ${run}: ${source} is not installed in ${laneDir} (node scripts/test-versions.mjs installs it)`);
-      return resolved;
+      return this.resolve(target + source.slice(name.length), importer, { ...options, skipSelf: true });
     },
   };
   return [
     {
       extends: true,
       plugins: [plugin],
+      resolve: {
+        alias: names.map(([name]) => ({
+          find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}(/.*)?$`),
+          replacement: `${name}$1`,
+        })),
+      },
       test: { name: 'matrix', include: matrixTests(id), env: entry.env ?? {}, sequence: { groupOrder: 5 } },
     },
   ];
