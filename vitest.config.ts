@@ -1,52 +1,107 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vitest/config';
 import { defineConfig } from 'vitest/config';
 
 /** The SDK 2 lane's packages (test/sdk2/, installed by scripts/install-sdk2.sh). */
 const sdk2 = (name: string): string => fileURLToPath(new URL(`./test/sdk2/node_modules/@opentelemetry/${name}`, import.meta.url));
 
 /**
+ * The version matrix (test/versions.json): per adapter or entry point, the supported framework range, the
+ * oldest and newest versions tested and the test files that exercise it. docs/installation.md,
+ * "Supported versions", describes it; test/unit/versions-matrix.test.ts checks it against package.json.
+ */
+interface MatrixPoint {
+  lane: 'root' | 'sdk2' | 'strands' | 'matrix';
+  install?: Record<string, string>;
+}
+interface MatrixEntry {
+  id: string;
+  imports?: Record<string, string>;
+  env?: Record<string, string>;
+  tests: string[] | string;
+  oldest: MatrixPoint;
+  newest: MatrixPoint;
+}
+const matrix = (JSON.parse(readFileSync(resolve(import.meta.dirname, 'test/versions.json'), 'utf8')) as { entries: MatrixEntry[] }).entries;
+const matrixEntry = (id: string): MatrixEntry => {
+  const entry = matrix.find((candidate) => candidate.id === id);
+  if (entry === undefined) throw new Error(`test/versions.json has no entry ${id}`);
+  return entry;
+};
+/** An entry's test files (an entry may name another entry whose tests it runs). */
+const matrixTests = (id: string): string[] => {
+  const { tests } = matrixEntry(id);
+  return typeof tests === 'string' ? matrixTests(tests) : tests;
+};
+
+/**
  * The tests that attach toolhooks to an app's own SDK (traces, metrics, logs, sampling, the adapters),
  * also run against the SDK 2 line: `@opentelemetry/api` 1.9, sdk-trace-base / sdk-metrics 2.12, sdk-logs
- * and api-logs 0.223. test/support/sdk.ts builds providers the way each line takes them.
+ * and api-logs 0.223. test/support/sdk.ts builds providers the way each line takes them. The list is the
+ * matrix entry opentelemetry-sdk-2's (its newest point is this lane).
  */
-const SDK2_LANE = [
-  'test/unit/flows/tool-call.sampling.test.ts',
-  'test/unit/flows/tool-call.genai-attributes.test.ts',
-  'test/unit/telemetry/capture.span-limits.test.ts',
-  'test/unit/telemetry/otel-private.test.ts',
-  'test/unit/flows/tool-call.sampled-parent.test.ts',
-  'test/unit/telemetry/phase-span.event-limit.test.ts',
-  'test/unit/hooks/logging-hook.test.ts',
-  'test/unit/hooks/otel-destination.test.ts',
-  'test/unit/hooks/metrics-hook.test.ts',
-  'test/unit/hooks/with-runner.test.ts',
-  'test/unit/telemetry/decision-records.test.ts',
-  // The hostile cases of the security reviews (secrets, forged and replayed approvals, frozen copies), on SDK 2 too.
-  'test/unit/runner/hook-runner.security.test.ts',
-  'test/integration/runner/hook-runner.security.large-inputs.test.ts',
-  'test/unit/flows/execute-tool.attempt-secrets.test.ts',
-  'test/unit/runner/args-isolation.test.ts',
-  'test/integration/runner/args-isolation.large-inputs.test.ts',
-  'test/unit/flows/approvals.test.ts',
-  'test/unit/flows/execute-tool.hostile-throw.test.ts',
-  'test/unit/adapters/ai/approval.test.ts',
-  'test/unit/adapters/approval-ledger.test.ts',
-  'test/unit/adapters/rejected-call.test.ts',
-  'test/integration/adapters/ai.test.ts',
-  'test/integration/adapters/claude.test.ts',
-  'test/integration/adapters/langchain.test.ts',
-  'test/integration/adapters/mcp.test.ts',
-  'test/integration/adapters/mcp-conventions.test.ts',
-  'test/integration/adapters/adk.test.ts',
-];
+const SDK2_LANE = matrixTests('opentelemetry-sdk-2');
 
 /**
  * The tests that run Strands Agents (`@strands-agents/sdk`, installed apart in test/strands/ by
  * scripts/install-strands.sh: its optional peer openai ^6 conflicts with the main project's openai 7).
  */
-const STRANDS_LANE = ['test/integration/adapters/strands*.test.ts', 'test/integration/examples/strands*.test.ts'];
+const STRANDS_LANE = matrixTests('strands');
+
+/**
+ * One point of the version matrix, when scripts/test-versions.mjs runs it (TOOLHOOKS_MATRIX=<entry>:<point>):
+ * the project `matrix` runs the entry's tests with its framework packages resolved from the point's install in
+ * test/versions/<entry>-<point>/ (as if imported from there: their own dependencies come from that install,
+ * the peers it lacks from the main project). A name in the entry's `imports` (a name the tests import, such
+ * as `ai-v6`) resolves to the package it names; the other packages by their own names, subpaths through the
+ * package's `exports`. Each name also has an alias to itself: Vite rewrites an import to the id a plugin
+ * resolved only when an alias matches it; a package import without one is left bare and Node resolves it
+ * from the test's folder, to the main project's copy (the sdk2 project's aliases do the same).
+ */
+function matrixProjects(run: string | undefined) {
+  if (run === undefined || run === '') return [];
+  const [id = '', point = ''] = run.split(':');
+  const entry = matrixEntry(id);
+  const spec = point === 'oldest' || point === 'newest' ? entry[point] : undefined;
+  if (spec?.lane !== 'matrix' || spec.install === undefined) throw new Error(`TOOLHOOKS_MATRIX=${run}: not a point the matrix installs`);
+  const laneDir = resolve(import.meta.dirname, 'test/versions', `${id}-${point}`);
+  const names: [string, string][] = Object.entries(entry.imports ?? {});
+  for (const installed of Object.keys(spec.install)) {
+    if (!names.some(([, target]) => target === installed)) names.push([installed, installed]);
+  }
+  // Resolved from the install's own package.json, so subpaths go through the package's `exports`.
+  const importer = resolve(laneDir, 'package.json');
+  for (const [, target] of names) {
+    if (!existsSync(resolve(laneDir, 'node_modules', target))) {
+      throw new Error(`matrix lane ${run}: ${target} is not installed in ${laneDir} (node scripts/test-versions.mjs installs it)`);
+    }
+  }
+  const plugin: Plugin = {
+    name: 'toolhooks-matrix-lane',
+    enforce: 'pre',
+    async resolveId(source, _from, options) {
+      const match = names.find(([name]) => source === name || source.startsWith(`${name}/`));
+      if (match === undefined) return null;
+      const [name, target] = match;
+      return this.resolve(target + source.slice(name.length), importer, { ...options, skipSelf: true });
+    },
+  };
+  return [
+    {
+      extends: true,
+      plugins: [plugin],
+      resolve: {
+        alias: names.map(([name]) => ({
+          find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}(/.*)?$`),
+          replacement: `${name}$1`,
+        })),
+      },
+      test: { name: 'matrix', include: matrixTests(id), env: entry.env ?? {}, sequence: { groupOrder: 5 } },
+    },
+  ];
+}
 const STRANDS_SDK = '@strands-agents/sdk';
 
 /**
@@ -75,6 +130,7 @@ packageNames.push({ find: /^@strands-agents\/sdk$/, replacement: fileURLToPath(n
  *   (prometheus, promtool, docker-compose), soaks, load and exporter fault suites.
  * - strands: the tests in STRANDS_LANE (Strands Agents from its own install lane), with the integration tier.
  * - sdk2: the tests in SDK2_LANE again, with the OpenTelemetry packages resolved to the SDK 2 line.
+ * - matrix: one point of the version matrix (test/versions.json), only when scripts/test-versions.mjs runs it.
  * - pipeline: test/system/pipeline/; the two-tier collector pipeline, seven real processes per test, CI
  *   only. Last and one file at a time, so it neither loads the machine under the timing-sensitive
  *   system suites nor is loaded by them.
@@ -142,6 +198,7 @@ export default defineConfig({
         extends: true,
         test: { name: 'pipeline', include: ['test/system/pipeline/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 4 } },
       },
+      ...matrixProjects(process.env['TOOLHOOKS_MATRIX']),
     ],
   },
 });

@@ -2,7 +2,9 @@
  * A scripted stand-in for the Anthropic Messages API on 127.0.0.1, for running the Claude Agent
  * SDK's bundled CLI offline (`ANTHROPIC_BASE_URL`). Each `POST /v1/messages` gets the next scripted
  * turn (streamed as SSE when asked); every request body is kept, so a test can read what the model
- * was shown. Any other path is answered 404 and recorded as unexpected.
+ * was shown. The reachability probes some CLI releases send first (`HEAD /`, as 0.3.142's does;
+ * `HEAD /api/hello`, as 0.3.237's does) are answered 200; any other path is answered 404 and recorded as
+ * unexpected.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +53,10 @@ export async function startFakeMessagesApi(turns: ContentBlock[][]): Promise<Fak
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       const path = req.url ?? '';
+      if (req.method === 'HEAD' && (path === '/' || path === '/api/hello')) {
+        res.writeHead(200).end();
+        return;
+      }
       if (req.method !== 'POST' || !path.startsWith('/v1/messages')) {
         unexpected.push(`${req.method} ${path}`);
         res.writeHead(404, { 'content-type': 'application/json' }).end('{}');

@@ -9,7 +9,7 @@ import { errorMessage } from '../internal/describe.js';
 /** The peers the policy engines load, with the range toolhooks is tested against. */
 export const PEERS = {
   '@open-policy-agent/opa-wasm': '^1.10.0',
-  '@cedar-policy/cedar-wasm': '^4.0.0',
+  '@cedar-policy/cedar-wasm': '^4.9.1',
 } as const;
 
 type PeerName = keyof typeof PEERS;

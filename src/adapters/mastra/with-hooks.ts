@@ -18,7 +18,7 @@ import { registerHookedTool } from './declined-calls.js';
 import type { WithHooksOptions } from './types.js';
 
 /** The Mastra line whose tools this adapter knows. */
-const SUPPORTED_MASTRA_RANGE = '@mastra/core >=1.0.0 <2';
+const SUPPORTED_MASTRA_RANGE = '@mastra/core >=1.58.0 <2';
 
 /** Mastra's mark on its `Tool` instances (`createTool`), a global symbol. */
 const MASTRA_TOOL_MARKER = Symbol.for('mastra.core.tool.Tool');

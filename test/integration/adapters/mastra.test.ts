@@ -180,7 +180,7 @@ describe("Mastra's own approvals through hooked tools", () => {
 describe('withHooks bad input', () => {
   it('a tool of an older Mastra, a non-record and unknown options are TypeErrors at wrap time', () => {
     const legacy = { old: { id: 'old', description: 'x', execute: async ({ context }: { context: unknown }) => context } };
-    expect(() => withHooks(legacy, hooks([]))).toThrow(/tools\["old"\] looks like a tool of an older Mastra.*@mastra\/core >=1\.0\.0 <2/);
+    expect(() => withHooks(legacy, hooks([]))).toThrow(/tools\["old"\] looks like a tool of an older Mastra.*@mastra\/core >=1\.58\.0 <2/);
     expect(() => withHooks([] as never, hooks([]))).toThrow(/tools must be a Mastra Agent's tools record/);
     expect(() => withHooks({}, hooks([]), { maxretries: 1 } as never)).toThrow(/maxRetries/);
   });

@@ -90,7 +90,8 @@ describe('limits on a real Redis', () => {
     const nodeRedis = createClient({ url: `redis://127.0.0.1:${redis.port}` });
     nodeRedis.on('error', () => undefined);
     await nodeRedis.connect();
-    cleanups.push(() => nodeRedis.destroy());
+    // destroy() from node-redis 5; node-redis 4 (the version matrix's oldest) has disconnect() only.
+    cleanups.push(() => ('destroy' in nodeRedis ? nodeRedis.destroy() : (nodeRedis as { disconnect(): Promise<void> }).disconnect()));
     const runner = new HookRunner({ hooks: [limitHook({ name: 'nr', limit: 2, windowMs: 60_000, store: redisLimitStore(nodeRedis) })] });
     const call = () => executeTool({ hooks: runner, toolName: 'search', args: {}, execute: () => 'ran' });
     await expect(call()).resolves.toBe('ran');

@@ -13,7 +13,7 @@ describe('loadPeer', () => {
   it('names the missing package and the install command, keeping the cause', async () => {
     const missing = () => import('toolhooks-no-such-package-for-tests' as string);
     const error = (await loadPeer('@cedar-policy/cedar-wasm', 'cedarPolicy()', missing).catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/^cedarPolicy\(\) needs the optional peer package "@cedar-policy\/cedar-wasm", which is not installed: npm install @cedar-policy\/cedar-wasm@"\^4\.0\.0"/);
+    expect(error.message).toMatch(/^cedarPolicy\(\) needs the optional peer package "@cedar-policy\/cedar-wasm", which is not installed: npm install @cedar-policy\/cedar-wasm@"\^4\.9\.1"/);
     expect((error.cause as { code?: string }).code).toBe('ERR_MODULE_NOT_FOUND');
     const required = Object.assign(new Error("Cannot find module '@open-policy-agent/opa-wasm'"), { code: 'MODULE_NOT_FOUND' });
     await expect(loadPeer('@open-policy-agent/opa-wasm', 'opaWasm()', () => Promise.reject(required))).rejects.toThrow(/opaWasm\(\) needs the optional peer package "@open-policy-agent\/opa-wasm"/);
