@@ -7,31 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { HookRunner, executeTool } from '../../../src/index.js';
 import { cedarPolicy, policyHook } from '../../../src/policy/index.js';
-import type { PolicyEngine, PolicyInput } from '../../../src/policy/index.js';
+import type { PolicyInput } from '../../../src/policy/index.js';
+import { CEDAR_POLICIES, cedarGate } from '../../support/cedar-gate.js';
 import { cedarValue, parseEntityUid } from '../../../src/policy/cedar-values.js';
 import { sha256Hex } from '../../../src/policy/digest.js';
 
-const POLICIES = `
-@id("no-rm") @reason("destructive shell command")
-forbid (principal, action == Action::"shell", resource) when { context.args.cmd like "rm -rf*" };
-
-@id("mail-outside") @decision("requires-approval")
-permit (principal, action == Action::"send_email", resource) unless { context.args.to like "*@example.com" };
-
-@id("mail-inside")
-permit (principal, action == Action::"send_email", resource) when { context.args.to like "*@example.com" };
-
-@id("ops-shell")
-permit (principal in Group::"ops", action == Action::"shell", resource);
-
-@id("prod-only")
-forbid (principal, action, resource) when { context has env && context.env == "staging" && context.phase == "before_tool" };
-`;
-
-const ENTITIES = [
-  { uid: { type: 'Agent', id: 'ops-bot' }, attrs: {}, parents: [{ type: 'Group', id: 'ops' }] },
-  { uid: { type: 'Group', id: 'ops' }, attrs: {}, parents: [] },
-];
 
 const signal = new AbortController().signal;
 
@@ -39,15 +19,13 @@ function input(tool: string, args: Record<string, unknown>, extra: Partial<Polic
   return { phase: 'before_tool', tool, args, agent: 'ops-bot', context: {}, ...extra };
 }
 
-async function engine(): Promise<PolicyEngine> {
-  return cedarPolicy({ policies: POLICIES, entities: ENTITIES, principal: (i) => `Agent::"${i.agent ?? 'anonymous'}"` });
-}
+const engine = cedarGate;
 
 describe('cedarPolicy', () => {
   it('is named cedar, with the SHA-256 of the policy text as its digest', async () => {
     const cedar = await engine();
     expect(cedar.name).toBe('cedar');
-    expect(cedar.digest).toBe(sha256Hex(POLICIES));
+    expect(cedar.digest).toBe(sha256Hex(CEDAR_POLICIES));
   });
 
   it('names the determining policies by @id; a forbid denies with its @reason', async () => {

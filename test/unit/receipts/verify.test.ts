@@ -2,36 +2,23 @@ import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HookRunner, abort, executeTool } from '../../../src/index.js';
+import { HookRunner, executeTool } from '../../../src/index.js';
 import { receiptHook, verifyReceipts } from '../../../src/receipts/index.js';
 import { recordHash } from '../../../src/receipts/chain.js';
 import { useTempDir } from '../../support/temp-dir.js';
+import { receiptFileWriter, validReceiptLines } from '../../support/receipt-files.js';
 import { memorySink } from '../../support/memory-sink.js';
 
 const dir = useTempDir('verify');
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-let count = 0;
-
 /** The lines of a valid file: 12 records in stream `s` (heads after 4, 8 and 12), all signed. */
 let valid: string[] = [];
 
 beforeAll(async () => {
-  const sink = memorySink();
-  const receipts = receiptHook({ sink, stream: 's', signingKey: privateKey, headEvery: 4 });
-  const runner = new HookRunner([{ name: 'p', beforeTool: (tool) => (tool === 'bad' ? abort('no') : undefined) }, receipts]);
-  for (let i = 0; i < 6; i += 1) {
-    await executeTool({ hooks: runner, toolName: i % 3 === 2 ? 'bad' : 'ok', args: { i }, execute: () => i }).catch(() => undefined);
-  }
-  await receipts.close();
-  valid = [...sink.lines];
+  valid = await validReceiptLines(privateKey);
 });
 
-function file(lines: readonly string[], ending = '\n'): string {
-  count += 1;
-  const path = join(dir, `r${count}.jsonl`);
-  writeFileSync(path, lines.join('\n') + (lines.length > 0 ? ending : ''));
-  return path;
-}
+const file = receiptFileWriter(dir);
 
 /** The index in `valid` of the record with this seq. */
 function at(seq: number): number {
