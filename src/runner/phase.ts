@@ -111,6 +111,9 @@ async function foldAsync<S>(core: RunnerCore<S>, run: PhaseRun<S>, index: number
 /** Folds one hook's verdict into the phase (a failure stands for Continue, or an Abort when fail-closed) and records what the step did. */
 function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verdict: Verdict, durationMs: number): void {
   const record = run.record;
+  // Continue is the fold's identity (its step is `none` and changes nothing): with nothing to record,
+  // the commonest verdict costs no step.
+  if (verdict === CONTINUE && record === undefined) return;
   let decision: HookDecision;
   const failed = verdict instanceof HookFailed;
   if (!failed) {
