@@ -43,7 +43,7 @@ export function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown
   try {
     before = call.before(plan.args); // 1.
     if (before instanceof Promise || plan.retry !== undefined || before.kind === 'skip' || call.timesExecution || handedOff(call)) {
-      return decideAsync(plan, call, before, undefined);
+      return decideAsync(plan, call, before, undefined, false, undefined);
     }
     args = applyBefore(call, PLAIN_PATH, plan.args, before); // 4.
   } catch (error) {
@@ -52,9 +52,9 @@ export function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown
   let result: unknown;
   try {
     result = startAttempt(plan, call, args, 1); // 5.
-    if (isThenable(result)) return decideAsync(plan, call, before, { args, threw: false, value: result });
+    if (isThenable(result)) return decideAsync(plan, call, before, args, false, result);
   } catch (error) {
-    return decideAsync(plan, call, before, { args, threw: true, value: error });
+    return decideAsync(plan, call, before, args, true, error);
   }
   try {
     call.endExecute();
@@ -64,38 +64,39 @@ export function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown
   }
 }
 
-/** The first attempt, already started by {@link decide}: what it returned (a thenable) or threw. */
-interface Started {
-  readonly args: ToolArgs;
-  readonly threw: boolean;
-  readonly value: unknown;
-}
-
 /**
  * The steps of {@link decide} from where it handed the call over: from step 1's decision (maybe still a
- * promise), or with the first attempt already started (`first`).
+ * promise), or with the first attempt already started with `started` arguments — `value` what it
+ * returned (a thenable) or, when `threw`, what it threw. Passed as parameters: no object per hand-over.
  */
-async function decideAsync<S>(plan: CallPlan<S>, call: ToolCall<S>, decided: HookDecision | Promise<HookDecision>, first: Started | undefined): Promise<unknown> {
+async function decideAsync<S>(
+  plan: CallPlan<S>,
+  call: ToolCall<S>,
+  decided: HookDecision | Promise<HookDecision>,
+  started: ToolArgs | undefined,
+  threw: boolean,
+  value: unknown,
+): Promise<unknown> {
   const path = plan.retry === undefined ? PLAIN_PATH : new RetryPath(plan.retry);
   try {
     let args: ToolArgs;
-    if (first === undefined) {
+    let first = started !== undefined;
+    if (started === undefined) {
       const before = decided instanceof Promise ? await decided : decided;
       if (handedOff(call)) return handToFramework(call, before); // 2.
       if (before.kind === 'skip') return await skipTool(call, path, plan.args, before); // 3.
       args = applyBefore(call, path, plan.args, before); // 4.
-    } else args = first.args;
+    } else args = started;
     // The duration is for after_tool hooks only: without any, the clock is not read.
     const timed = call.timesExecution;
     for (let attempt = 1; ; attempt += 1) {
-      const started = timed ? path.clockStart() : 0;
+      const began = timed ? path.clockStart() : 0;
       let result: unknown;
       try {
         // 5. A tool that returns its result (not a promise) is not awaited: no promise and no turn.
-        if (first === undefined) result = startAttempt(plan, call, args, attempt);
+        if (!first) result = startAttempt(plan, call, args, attempt);
         else {
-          const { threw, value } = first;
-          first = undefined;
+          first = false;
           if (threw) throw value;
           result = value;
         }
@@ -105,12 +106,12 @@ async function decideAsync<S>(plan: CallPlan<S>, call: ToolCall<S>, decided: Hoo
         // 6.
         const decision = await onFailure(plan, call, args, error, attempt);
         const again = path.again(plan, call, args, decision, error, attempt);
-        if (again === undefined) return await path.settle(call, args, decision, error, started, attempt);
+        if (again === undefined) return await path.settle(call, args, decision, error, began, attempt);
         args = again;
         continue;
       }
       // 7.
-      let after = call.after(args, result, timed ? performance.now() - started : 0, attempt);
+      let after = call.after(args, result, timed ? performance.now() - began : 0, attempt);
       if (after instanceof Promise) after = await after;
       const again = reexecution(plan, call, args, after);
       if (again === undefined) return answer(call, path, after, result);
