@@ -129,3 +129,23 @@ describe('a call that settles synchronously (sync hooks that Continue or Redirec
     expect(await executeTool({ hooks: recover, toolName: 't', args: {}, execute: () => Promise.reject(new Error('late')) })).toBe('stub');
   });
 });
+
+describe('a quiet phase (nothing records) started from inside a hook of another', () => {
+  it('folds on its own state: neither phase sees the other’s request or decision', async () => {
+    const inner = new HookRunner([{ name: 'inner-skip', beforeTool: (tool) => (tool === 'inner' ? skip('cached', 'inner stub') : undefined) }]);
+    let nested: Promise<unknown> | undefined;
+    const outer = new HookRunner([
+      {
+        name: 'calls-a-tool',
+        beforeTool: () => {
+          nested = executeTool({ hooks: inner, toolName: 'inner', args: { q: 1 }, execute: () => 'inner ran' });
+        },
+      },
+      { name: 'cap', beforeTool: (tool, args) => (tool === 'outer' && (args.limit as number) > 10 ? redirect({ newArgs: { limit: 10 } }) : undefined) },
+    ]);
+    for (let round = 0; round < 3; round += 1) {
+      expect(await executeTool({ hooks: outer, toolName: 'outer', args: { limit: 50 }, execute: (args) => args.limit })).toBe(10);
+      expect(await nested).toBe('inner stub');
+    }
+  });
+});
