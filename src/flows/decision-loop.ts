@@ -4,6 +4,7 @@
  * @internal
  */
 import type { HookDecision, Skip } from '../decisions.js';
+import { CONTINUE } from '../decisions.js';
 import { HookAbortError } from '../errors.js';
 import { isThenable } from '../internal/thenable.js';
 import type { ToolArgs } from '../hook.js';
@@ -28,48 +29,103 @@ import type { ToolCall } from './tool-call.js';
  *    (back to 5, {@link reexecution}); else the result is the answer.
  *
  * The path (plain, or a retry policy's: `CallPath`) decides what 3, 4, 6 and 7 do with a decision.
- * The steps are synchronous and the loop's state is its locals, so a call costs this one async frame
- * and no object of its own beyond the call (docs/decisions/2026-12-02-one-object-per-call.md).
+ * The steps are synchronous and the loop's state is its locals, so a call costs one async frame
+ * ({@link decideAsync}) and no object of its own beyond the call
+ * (docs/decisions/2026-12-02-one-object-per-call.md) — and the commonest call not even that frame: on the
+ * plain path, with no after_tool hooks, a before_tool of synchronous hooks (or of none) that neither
+ * skips nor asks and a tool that returns its result settle here, with one resolved promise as the
+ * answer. The first promise, a Skip, an Ask, a failure of the tool or an after_tool hook hands the call
+ * to {@link decideAsync} at the step it reached. Never throws: a failure rejects.
  */
-export async function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown> {
+export function decide<S>(plan: CallPlan<S>, call: ToolCall<S>): Promise<unknown> {
+  let before: HookDecision | Promise<HookDecision>;
+  let args: ToolArgs;
+  try {
+    before = call.before(plan.args); // 1.
+    if (before instanceof Promise || plan.retry !== undefined || before.kind === 'skip' || call.timesExecution || handedOff(call)) {
+      return decideAsync(plan, call, before, undefined, false, undefined);
+    }
+    args = applyBefore(call, PLAIN_PATH, plan.args, before); // 4.
+  } catch (error) {
+    return Promise.reject(ended(call, error));
+  }
+  let result: unknown;
+  try {
+    result = startAttempt(plan, call, args, 1); // 5.
+    if (isThenable(result)) return decideAsync(plan, call, before, args, false, result);
+  } catch (error) {
+    return decideAsync(plan, call, before, args, true, error);
+  }
+  try {
+    call.endExecute();
+    return Promise.resolve(answer(call, PLAIN_PATH, CONTINUE, result)); // 7: no after_tool hook, Continue.
+  } catch (error) {
+    return Promise.reject(ended(call, error));
+  }
+}
+
+/**
+ * The steps of {@link decide} from where it handed the call over: from step 1's decision (maybe still a
+ * promise), or with the first attempt already started with `started` arguments — `value` what it
+ * returned (a thenable) or, when `threw`, what it threw. Passed as parameters: no object per hand-over.
+ */
+async function decideAsync<S>(
+  plan: CallPlan<S>,
+  call: ToolCall<S>,
+  decided: HookDecision | Promise<HookDecision>,
+  started: ToolArgs | undefined,
+  threw: boolean,
+  value: unknown,
+): Promise<unknown> {
   const path = plan.retry === undefined ? PLAIN_PATH : new RetryPath(plan.retry);
   try {
-    // 1. Phases of synchronous hooks (or of none) answer synchronously: no promise to await.
-    let before = call.before(plan.args);
-    if (before instanceof Promise) before = await before;
-    if (handedOff(call)) return handToFramework(call, before); // 2.
-    if (before.kind === 'skip') return await skipTool(call, path, plan.args, before); // 3.
-    let args = applyBefore(call, path, plan.args, before); // 4.
+    let args: ToolArgs;
+    let first = started !== undefined;
+    if (started === undefined) {
+      const before = decided instanceof Promise ? await decided : decided;
+      if (handedOff(call)) return handToFramework(call, before); // 2.
+      if (before.kind === 'skip') return await skipTool(call, path, plan.args, before); // 3.
+      args = applyBefore(call, path, plan.args, before); // 4.
+    } else args = started;
     // The duration is for after_tool hooks only: without any, the clock is not read.
     const timed = call.timesExecution;
     for (let attempt = 1; ; attempt += 1) {
-      const started = timed ? path.clockStart() : 0;
+      const began = timed ? path.clockStart() : 0;
       let result: unknown;
       try {
         // 5. A tool that returns its result (not a promise) is not awaited: no promise and no turn.
-        result = startAttempt(plan, call, args, attempt);
+        if (!first) result = startAttempt(plan, call, args, attempt);
+        else {
+          first = false;
+          if (threw) throw value;
+          result = value;
+        }
         if (isThenable(result)) result = await result;
         call.endExecute();
       } catch (error) {
         // 6.
         const decision = await onFailure(plan, call, args, error, attempt);
         const again = path.again(plan, call, args, decision, error, attempt);
-        if (again === undefined) return await path.settle(call, args, decision, error, started, attempt);
+        if (again === undefined) return await path.settle(call, args, decision, error, began, attempt);
         args = again;
         continue;
       }
       // 7.
-      let after = call.after(args, result, timed ? performance.now() - started : 0, attempt);
+      let after = call.after(args, result, timed ? performance.now() - began : 0, attempt);
       if (after instanceof Promise) after = await after;
       const again = reexecution(plan, call, args, after);
       if (again === undefined) return answer(call, path, after, result);
       args = again;
     }
   } catch (error) {
-    // A call that stopped for its framework ended as pending before its error reached here.
-    if (!endedAsPending(call)) call.threw(error);
-    throw error;
+    throw ended(call, error);
   }
+}
+
+/** Ends a call that failed with `error` (unless it stopped for its framework, which ended it as pending); returns the error. */
+function ended<S>(call: ToolCall<S>, error: unknown): unknown {
+  if (!endedAsPending(call)) call.threw(error);
+  return error;
 }
 
 /** Step 3: the stub of a before_tool Skip (or a denial) through after_tool, whose Abort still raises; nothing re-executes a tool that never ran. */

@@ -125,7 +125,9 @@ export interface CallPlan<S> extends CallSpec<S> {
 function prepare<S>(options: ExecuteToolOptions<S>, label: OptionLabels): CallPlan<S> {
   const where = label.where;
   requireObject(options, label.options);
-  rejectUnknownOptions(options, OPTIONS, where);
+  // The known keys are checked here, at one call site that sees one options shape; the shared helper
+  // only words the error for the first unknown one.
+  for (const key in options) if (!OPTIONS.has(key)) rejectUnknownOptions(options, OPTIONS, where);
   const core = runnerCore<S>(options.hooks, where);
   requireToolName(options.toolName, label.toolName);
   requireArgs(options.args, label.args);

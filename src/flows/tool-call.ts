@@ -241,6 +241,8 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
 
   #finish(outcome: Outcome, result: unknown, error: unknown): void {
     const span = this.#span;
+    // A call that records nothing (sampled out, no observers) has nothing to end or tell.
+    if (span === undefined && !this.#core.hasObservers) return;
     const capture = this.#core.capture;
     const failed = outcome === 'aborted' || outcome === 'failed';
     const errorType = failed ? errorTypeOf(error) : undefined;

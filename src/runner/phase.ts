@@ -3,7 +3,7 @@
  * verdict is folded into the phase's decision by the one fold step (`fold.ts`) and recorded, when the
  * phase records anything (`phase-record.ts`: span events, observer records). Synchronous while the
  * hooks are: a phase of synchronous hooks costs no promise, and one that records nothing allocates
- * only its running state. The loop goes asynchronous at the first hook that returns a promise and goes
+ * nothing of its own (it reuses the last such phase's running state). The loop goes asynchronous at the first hook that returns a promise and goes
  * on from there with the same state; the quiet, synchronous and asynchronous paths differ only in what
  * they record.
  * @internal
@@ -41,14 +41,38 @@ class PhaseRun<S> implements HookInput<S>, FoldState<HookEntry<S>> {
   audited = false;
 
   constructor(
-    readonly request: PhaseRequest,
-    readonly matched: Matched<S>,
+    public request: PhaseRequest,
+    public matched: Matched<S>,
     /** The arguments as hooks see them: a frozen copy, never the caller's object (made by the core before the phase span starts). */
-    readonly args: ToolArgs,
+    public args: ToolArgs,
     /** What the phase records; undefined when nothing does (no span, no observers). */
     readonly record: PhaseRecord<S> | undefined,
   ) {}
+
+  /** Makes a quiet phase's finished state the state of the next one, as if new. */
+  reuse(request: PhaseRequest, matched: Matched<S>, args: ToolArgs): void {
+    this.request = request;
+    this.matched = matched;
+    this.args = args;
+    this.winner = undefined;
+    this.winning = CONTINUE;
+    this.asker = undefined;
+    this.ask = undefined;
+    this.aborted = false;
+    this.audited = false;
+  }
 }
+
+/**
+ * The running state of the last phase that recorded nothing and ended synchronously, kept for the next
+ * such phase (the commonest: a call the sampler dropped, no observers), with nothing of its call left in
+ * it. Taken while a phase runs, so a phase started from inside a hook makes its own; a phase that goes
+ * asynchronous, asks for approval or aborts does not give it back.
+ */
+let spare: PhaseRun<unknown> | undefined;
+const NO_ARGS: ToolArgs = Object.freeze({});
+const NO_MATCH: Matched<never> = Object.freeze({ entries: [], matcherErrors: undefined, enforced: false });
+const NO_REQUEST: PhaseRequest = Object.freeze({ phase: 'before_tool', toolName: '', args: NO_ARGS, state: undefined });
 
 /**
  * The Aborts that stand for a fail-closed hook's failure, with the failure: the HookAbortError's cause.
@@ -67,12 +91,30 @@ function scrubberOf<S>(core: RunnerCore<S>, request: PhaseRequest): ErrorScrubbe
  */
 export function runPhase<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>, args: ToolArgs): HookDecision | Promise<HookDecision> {
   const record = openPhaseRecord(core, request, matched);
+  if (record === undefined) return quietly(core, request, matched, args);
   const run = new PhaseRun<S>(request, matched, args, record);
-  const active = record?.active;
+  const active = record.active;
   if (active === undefined) return fold(core, run, 0);
   const outer = context.active();
-  (record as PhaseRecord<S>).outer = outer;
+  record.outer = outer;
   return context.with(trace.setSpan(outer, active), fold, undefined, core, run, 0);
+}
+
+/** A phase with nothing to record: folded in the spare state when there is one, which it gives back when it ends synchronously. */
+function quietly<S>(core: RunnerCore<S>, request: PhaseRequest, matched: Matched<S>, args: ToolArgs): HookDecision | Promise<HookDecision> {
+  let run = spare as PhaseRun<S> | undefined;
+  if (run === undefined) run = new PhaseRun<S>(request, matched, args, undefined);
+  else {
+    spare = undefined;
+    run.reuse(request, matched, args);
+  }
+  const decision = fold(core, run, 0);
+  if (decision instanceof Promise) return decision;
+  run.request = NO_REQUEST;
+  run.matched = NO_MATCH;
+  run.args = NO_ARGS;
+  spare = run as PhaseRun<unknown>;
+  return decision;
 }
 
 /** Folds the matched hooks from `from` on; goes asynchronous only at the first hook that returns a promise. */
@@ -111,6 +153,9 @@ async function foldAsync<S>(core: RunnerCore<S>, run: PhaseRun<S>, index: number
 /** Folds one hook's verdict into the phase (a failure stands for Continue, or an Abort when fail-closed) and records what the step did. */
 function add<S>(core: RunnerCore<S>, run: PhaseRun<S>, entry: HookEntry<S>, verdict: Verdict, durationMs: number): void {
   const record = run.record;
+  // Continue is the fold's identity (its step is `none` and changes nothing): with nothing to record,
+  // the commonest verdict costs no step.
+  if (verdict === CONTINUE && record === undefined) return;
   let decision: HookDecision;
   const failed = verdict instanceof HookFailed;
   if (!failed) {

@@ -92,3 +92,60 @@ describe('synchronous phases', () => {
     expect(observed).toEqual([JSON.stringify(['b', ['c']])]);
   });
 });
+
+describe('a call that settles synchronously (sync hooks that Continue or Redirect, a sync tool, no after_tool hook)', () => {
+  const unsampled = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 0 };
+
+  // That the dropped span is active for the tool (this file registers no context manager): tool-call.sampling.test.ts.
+  it('answers with a promise, and the tool runs with the Redirect', async () => {
+    const { tracer } = countingTracer(() => trace.wrapSpanContext(unsampled));
+    const hooks = new HookRunner({ hooks: [policy, { name: 'look', beforeTool: () => undefined }], tracer });
+    const answer = executeTool({ hooks, toolName: 'search', args: { limit: 50 }, execute: (args) => args.limit });
+    expect(answer).toBeInstanceOf(Promise);
+    expect(await answer).toBe(10);
+  });
+
+  it('rejects (never throws) on a before_tool Abort, and a tool that throws synchronously still reaches on_error', async () => {
+    const gate = new HookRunner([{ name: 'gate', beforeTool: () => abort('no') }]);
+    const aborted = executeTool({ hooks: gate, toolName: 't', args: {}, execute: () => 1 });
+    await expect(aborted).rejects.toBeInstanceOf(HookAbortError);
+    const errors: string[] = [];
+    const recover = new HookRunner([{ name: 'recover', onError: (_tool, _args, error) => (errors.push(String(error)), skip('recovered', 'stub')) }]);
+    const result = await executeTool({
+      hooks: recover,
+      toolName: 't',
+      args: {},
+      execute: () => {
+        throw new Error('sync failure');
+      },
+    });
+    expect(result).toBe('stub');
+    expect(errors).toEqual(['Error: sync failure']);
+  });
+
+  it('awaits a tool that returns a promise, and a rejection goes to on_error', async () => {
+    const recover = new HookRunner([{ name: 'look', beforeTool: () => undefined }, { name: 'recover', onError: () => skip('recovered', 'stub') }]);
+    expect(await executeTool({ hooks: recover, toolName: 't', args: {}, execute: () => Promise.resolve(7) })).toBe(7);
+    expect(await executeTool({ hooks: recover, toolName: 't', args: {}, execute: () => Promise.reject(new Error('late')) })).toBe('stub');
+  });
+});
+
+describe('a quiet phase (nothing records) started from inside a hook of another', () => {
+  it('folds on its own state: neither phase sees the other’s request or decision', async () => {
+    const inner = new HookRunner([{ name: 'inner-skip', beforeTool: (tool) => (tool === 'inner' ? skip('cached', 'inner stub') : undefined) }]);
+    let nested: Promise<unknown> | undefined;
+    const outer = new HookRunner([
+      {
+        name: 'calls-a-tool',
+        beforeTool: () => {
+          nested = executeTool({ hooks: inner, toolName: 'inner', args: { q: 1 }, execute: () => 'inner ran' });
+        },
+      },
+      { name: 'cap', beforeTool: (tool, args) => (tool === 'outer' && (args.limit as number) > 10 ? redirect({ newArgs: { limit: 10 } }) : undefined) },
+    ]);
+    for (let round = 0; round < 3; round += 1) {
+      expect(await executeTool({ hooks: outer, toolName: 'outer', args: { limit: 50 }, execute: (args) => args.limit })).toBe(10);
+      expect(await nested).toBe('inner stub');
+    }
+  });
+});

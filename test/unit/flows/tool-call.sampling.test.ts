@@ -167,6 +167,27 @@ describe('a sampler that drops one kind of span', () => {
   });
 });
 
+describe('a dropped execute_tool span around a synchronous tool (the call settles without an async frame)', () => {
+  it('keeps the dropped span active for the hooks and the tool: their spans share its trace id', async () => {
+    const p = pipeline(new DropByName('execute_tool search'));
+    const seen: string[] = [];
+    const inner = (name: string): void => {
+      const span = p.tracer.startSpan(name);
+      seen.push(span.spanContext().traceId);
+      span.end();
+    };
+    const runner = new HookRunner({ hooks: [{ name: 'look', beforeTool: () => inner(HOOK_BEFORE_INNER) }], tracer: p.provider.getTracer('toolhooks') });
+    const execute = (): string => {
+      inner(TOOL_INNER);
+      return 'ok';
+    };
+    await expect(executeTool({ hooks: runner, toolName: 'search', args: {}, execute })).resolves.toBe('ok');
+    expect(p.exporter.getFinishedSpans().map((span) => span.name)).toEqual([]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(seen[1]);
+  });
+});
+
 describe('under a parent the sampler dropped', () => {
   it('starts no span of its own, keeps the parent active for hooks and tool, and still tells observers', async () => {
     // AlwaysOn would record any span started here: what is recorded is exactly what toolhooks chose to start.
