@@ -100,17 +100,24 @@ JAEGER_MODULE=github.com/jaegertracing/jaeger
 JAEGER_MODULE_VERSION=v1.76.0
 JAEGER_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/toolhooks/jaeger-$JAEGER_MODULE_VERSION"
 
-build_jaeger() {
-  local bin="$JAEGER_DIR/jaeger"
+# Whether a tool built with Go still has to be built: not when its binary is there (said so); when it has
+# to be and Go is missing, this names what to install and stops the script.
+needs_go_build() {
+  local name=$1 bin=$2 dir=$3 go_needed=$4
   if [ -x "$bin" ]; then
-    echo "ci-install-tools: Jaeger already built: $bin"
-    return 0
-  fi
-  if ! command -v go >/dev/null 2>&1; then
-    echo "ci-install-tools: need Go (1.24.6 or later) to build Jaeger $JAEGER_MODULE_VERSION into $JAEGER_DIR;" \
-      "install it from https://go.dev/dl/ and run this script again" >&2
+    echo "ci-install-tools: $name already built: $bin"
     return 1
   fi
+  if ! command -v go >/dev/null 2>&1; then
+    echo "ci-install-tools: need Go ($go_needed) to build $name into $dir;" \
+      "install it from https://go.dev/dl/ and run this script again" >&2
+    exit 1
+  fi
+}
+
+build_jaeger() {
+  local bin="$JAEGER_DIR/jaeger"
+  needs_go_build "Jaeger $JAEGER_MODULE_VERSION" "$bin" "$JAEGER_DIR" "1.24.6 or later" || return 0
   mkdir -p "$JAEGER_DIR"
   local started=$SECONDS
   echo "ci-install-tools: building Jaeger ($JAEGER_MODULE@$JAEGER_MODULE_VERSION) into $JAEGER_DIR (3 to 10 minutes on 2 cores, once)"
@@ -136,15 +143,7 @@ OPA_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/toolhooks/opa-$OPA_VERSION"
 
 build_opa() {
   local bin="$OPA_DIR/opa"
-  if [ -x "$bin" ]; then
-    echo "ci-install-tools: OPA already built: $bin"
-    return 0
-  fi
-  if ! command -v go >/dev/null 2>&1; then
-    echo "ci-install-tools: need Go to build OPA $OPA_VERSION into $OPA_DIR;" \
-      "install it from https://go.dev/dl/ and run this script again" >&2
-    return 1
-  fi
+  needs_go_build "OPA $OPA_VERSION" "$bin" "$OPA_DIR" "1.26 or later" || return 0
   local started=$SECONDS
   echo "ci-install-tools: building OPA ($OPA_MODULE@$OPA_VERSION) into $OPA_DIR (minutes on 2 cores, once)"
   # Install into a temporary directory and rename: an interrupted build never leaves a binary that looks
@@ -172,15 +171,9 @@ build_otlpjson_check() {
     echo "ci-install-tools: $OTLPJSON_CHECK_SRC/go.mod does not require pdata $OTLPJSON_CHECK_PDATA; bump both together" >&2
     return 1
   fi
-  if [ -x "$bin" ] && diff -rq "$OTLPJSON_CHECK_SRC" "$OTLPJSON_CHECK_DIR/src" >/dev/null 2>&1; then
-    echo "ci-install-tools: otlpjson-check already built: $bin"
-    return 0
-  fi
-  if ! command -v go >/dev/null 2>&1; then
-    echo "ci-install-tools: need Go (1.26 or later) to build otlpjson-check into $OTLPJSON_CHECK_DIR;" \
-      "install it from https://go.dev/dl/ and run this script again" >&2
-    return 1
-  fi
+  # A binary built from other source is rebuilt.
+  diff -rq "$OTLPJSON_CHECK_SRC" "$OTLPJSON_CHECK_DIR/src" >/dev/null 2>&1 || rm -f "$bin"
+  needs_go_build otlpjson-check "$bin" "$OTLPJSON_CHECK_DIR" "1.26 or later" || return 0
   mkdir -p "$OTLPJSON_CHECK_DIR"
   local started=$SECONDS
   echo "ci-install-tools: building otlpjson-check (pdata $OTLPJSON_CHECK_PDATA) into $OTLPJSON_CHECK_DIR (about a minute on 2 cores, once)"

@@ -141,20 +141,12 @@ class Verification {
           this.problem('edited', stream, position - 1, `record ${position} does not chain from record ${position - 1}: record ${position - 1} was changed or replaced`, line);
         }
       }
-      chain.markSucceeded(prev, position);
-      chain.last = hashes;
-      chain.next = position + 1;
-      chain.remember(position, hashes);
-      this.#settleHeads(stream, chain);
+      this.#advance(stream, chain, prev, position, hashes);
       return;
     }
     if (position > chain.next) {
       chain.gaps.push([chain.next, position - 1]);
-      chain.markSucceeded(prev, position);
-      chain.last = hashes;
-      chain.next = position + 1;
-      chain.remember(position, hashes);
-      this.#settleHeads(stream, chain);
+      this.#advance(stream, chain, prev, position, hashes);
       return;
     }
     // An earlier seq: one that was skipped turns up late, or a seq that is already taken.
@@ -194,6 +186,15 @@ class Verification {
     const hashes = chain.bySeq.get(head.seq);
     if (hashes === undefined || hashes.includes(head.hash)) return;
     this.problem('bad_signature', stream, head.seq, `head at seq ${head.seq} names a hash record ${head.seq} does not have: the head or the record was changed`, head.line);
+  }
+
+  /** Record `position` (chained from `prev`, hashing to `hashes`) is the stream's newest: the chain moves past it. */
+  #advance(stream: string, chain: StreamChain, prev: string, position: number, hashes: readonly string[]): void {
+    chain.markSucceeded(prev, position);
+    chain.last = hashes;
+    chain.next = position + 1;
+    chain.remember(position, hashes);
+    this.#settleHeads(stream, chain);
   }
 
   #settleHeads(stream: string, chain: StreamChain): void {

@@ -4,6 +4,7 @@
  * The request bodies, one per line, are what the OTel Collector's file exporter writes and what
  * /v1/traces receives. The replay tests then run a changed policy (v2) against them.
  */
+import type { Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
@@ -68,21 +69,7 @@ export async function recordTraffic(options: RecordOptions = {}): Promise<Record
       spanProcessors,
     });
     const tracer = provider.getTracer('toolhooks');
-    const captured = new HookRunner({ hooks: policyV1, tracer, capture: { args: true, results: true } });
-    const uncaptured = new HookRunner({ hooks: policyV1, tracer });
-    for (const call of PLANNED) {
-      try {
-        await executeTool({
-          hooks: call.uncaptured === true ? uncaptured : captured,
-          toolName: call.tool,
-          args: call.args,
-          ...(call.callId === undefined ? {} : { callId: call.callId }),
-          execute: () => call.result,
-        });
-      } catch (error) {
-        if (!(error instanceof HookAbortError)) throw error;
-      }
-    }
+    await runPlannedCalls(tracer);
     await provider.forceFlush();
     await provider.shutdown();
     const bodies = receiver
@@ -96,12 +83,13 @@ export async function recordTraffic(options: RecordOptions = {}): Promise<Record
 }
 
 /**
- * Runs {@link PLANNED} through policy v1 (capture on, as replay needs) through the global tracer: what an
- * app does after `startTelemetry()`. Aborts are the policy's answer, not failures.
+ * Runs {@link PLANNED} through policy v1 (capture on, as replay needs) through `tracer`, else the global
+ * tracer: what an app does after `startTelemetry()`. Aborts are the policy's answer, not failures.
  */
-export async function runPlannedCalls(): Promise<void> {
-  const captured = new HookRunner({ hooks: policyV1, capture: { args: true, results: true } });
-  const uncaptured = new HookRunner({ hooks: policyV1 });
+export async function runPlannedCalls(tracer?: Tracer): Promise<void> {
+  const traced = tracer === undefined ? {} : { tracer };
+  const captured = new HookRunner({ hooks: policyV1, ...traced, capture: { args: true, results: true } });
+  const uncaptured = new HookRunner({ hooks: policyV1, ...traced });
   for (const call of PLANNED) {
     try {
       await executeTool({
