@@ -127,6 +127,13 @@ export interface RunningCollector {
   logs(): string;
   /** SIGKILLs the process group (a crash: nothing flushed); resolves once it has exited. Safe to call twice. */
   kill(): Promise<void>;
+  /**
+   * SIGSTOPs the process group: it sends, receives and processes nothing (the kernel holds what arrives)
+   * until {@link RunningCollector.resume}. {@link RunningCollector.stop} and `kill` resume it first.
+   */
+  pause(): void;
+  /** SIGCONTs the process group after {@link RunningCollector.pause}. Safe to call when it is not paused. */
+  resume(): void;
   /** SIGTERM (SIGKILL after 10 s) to the process group. Safe to call twice, and after kill(). */
   stop(): Promise<void>;
 }
@@ -257,6 +264,8 @@ function running(name: string, child: ChildProcess, ports: CollectorPorts, log: 
     },
     logs: () => log.text,
     kill: () => stopGroup(child, 'SIGKILL'),
+    pause: () => signalGroup(child, 'SIGSTOP'),
+    resume: () => signalGroup(child, 'SIGCONT'),
     stop() {
       stopping ??= stopGroup(child, 'SIGTERM');
       return stopping;
@@ -267,18 +276,21 @@ function running(name: string, child: ChildProcess, ports: CollectorPorts, log: 
 async function stopGroup(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const send = (name: NodeJS.Signals): void => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, name);
-    } catch {
-      child.kill(name); // the group is gone already; the child itself, if it is still there
-    }
-  };
-  send(signal);
+  signalGroup(child, signal);
+  signalGroup(child, 'SIGCONT'); // a paused group handles SIGTERM only once it runs again
   const timedOut = await Promise.race([exited.then(() => false), delay(10_000).then(() => true)]);
   if (timedOut) {
-    send('SIGKILL');
+    signalGroup(child, 'SIGKILL');
     await exited;
+  }
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal); // the group is gone already; the child itself, if it is still there
   }
 }
 

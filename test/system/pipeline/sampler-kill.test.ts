@@ -2,8 +2,8 @@
  * One sampler SIGKILLed in the middle of a run, then started again on its ports, with the real binaries:
  * the app sees no error; what the pipeline loses is bounded and visible in the collectors' own metrics:
  * only the traces the killed sampler held undecided when it died (new_trace_id_received minus
- * global_count_traces_sampled at its last scrape, as Prometheus would have seen them; all of them calls
- * that started in the decision window before the kill). What was sent while it was down waited
+ * global_count_traces_sampled, scraped with its input paused so the counters have caught up; all of them
+ * calls that started in the decision window before the kill). What was sent while it was down waited
  * in the gateway's queue for it and arrives whole, as do traces that start after the restart. The
  * samplers keep 100% here, so every trace that does not arrive whole is a loss.
  */
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDrivenApp, type DrivenApp } from '../../support/driven-app.js';
 import { requireJaeger, tagsOf, type RunningJaeger } from '../../support/jaeger.js';
-import { requireOtelcol, sumOf, type RunningCollector } from '../../support/otelcol.js';
+import { requireOtelcol, sumOf, waitForCollectors, type RunningCollector } from '../../support/otelcol.js';
 import { SUITE_CONTEXT, pipelineSkipNote, startPipeline, type RunningPipeline } from '../../support/pipeline.js';
 import { SPANS, kindOf, type BatchReport } from './fixtures/plan.js';
 
@@ -41,6 +41,18 @@ async function undecided(sampler: RunningCollector): Promise<{ received: number;
   const samples = await sampler.metrics();
   const received = sumOf(samples, 'otelcol_processor_tail_sampling_new_trace_id_received');
   return { received, held: received - sumOf(samples, 'otelcol_processor_tail_sampling_global_count_traces_sampled') };
+}
+
+/** The sampler's counts once two scrapes 100 ms apart agree (its input stopped: the gateway is paused). */
+async function settled(sampler: RunningCollector): Promise<{ received: number; held: number }> {
+  let previous = await undecided(sampler);
+  return waitForCollectors('the paused gateway\'s last spans to be counted by the sampler', [sampler], async () => {
+    await new Promise((done) => setTimeout(done, 100));
+    const now = await undecided(sampler);
+    const same = now.received === previous.received && now.held === previous.held;
+    previous = now;
+    return same && now;
+  });
 }
 
 const whole = (calls: Map<string, string[]>, report: BatchReport, id: string): boolean => {
@@ -78,20 +90,24 @@ describe.skipIf(pipelineSkipNote() !== undefined)('a sampler killed mid-run and 
 
     // A long batch; sampler 2 dies while it runs, and stays down for a second batch.
     const during = driven.send<BatchReport>('run during 3000');
-    await new Promise((done) => setTimeout(done, 300));
     const victim = running.samplers[1];
     if (victim === undefined) throw new Error('no second sampler');
+    await waitForCollectors('the second sampler to hold 300 undecided traces', [victim], async () => (await undecided(victim)).held >= 300);
     const sentBefore = await gateway.metric('otelcol_loadbalancer_backend_outcome', { endpoint: victim.otlpGrpcEndpoint });
-    // Two scrapes, as Prometheus would have them, the second right before the crash: the traces received
-    // and not yet decided at the last one are what a crash loses, plus what arrives in the moment between
-    // that scrape and the kill (estimated from the rate between the two scrapes).
-    const first = { at: Date.now(), ...(await undecided(victim)) };
-    await new Promise((done) => setTimeout(done, 200));
-    const last = { at: Date.now(), ...(await undecided(victim)) };
-    const killedAt = Date.now();
-    await victim.kill();
-    const held = last.held;
-    const arriving = ((last.received - first.received) / Math.max(1, last.at - first.at)) * (killedAt - last.at);
+    // What a crash loses is what the sampler holds at that instant. Its counters trail what it has
+    // accepted (the processor works through its input after the receiver acknowledges it), so the gateway
+    // is paused first: nothing more arrives, and once two scrapes agree the metrics say exactly what the
+    // sampler holds. The crash comes right after that scrape; the gateway resumes against a dead sampler.
+    gateway.pause();
+    let held: number;
+    let killedAt: number;
+    try {
+      held = (await settled(victim)).held;
+      killedAt = Date.now();
+      await victim.kill();
+    } finally {
+      gateway.resume();
+    }
     const duringReport = await during;
     const down = await driven.send<BatchReport>('run down 300');
     const queued = (await gateway.metric('otelcol_loadbalancer_backend_outcome', { endpoint: victim.otlpGrpcEndpoint })) - sentBefore;
@@ -109,8 +125,16 @@ describe.skipIf(pipelineSkipNote() !== undefined)('a sampler killed mid-run and 
       },
       60_000,
     );
-    // The gateway's queue replays what it held for the dead sampler once it is back; give it a decision round.
-    await new Promise((done) => setTimeout(done, 4000));
+    // The gateway's queue replays what it held for the dead sampler once it is back: wait until it has
+    // sent everything, and the restarted sampler has decided and exported everything it received (it keeps
+    // 100%, so every span it accepted leaves for Jaeger).
+    await waitForCollectors('the gateway to empty its queue and the restarted sampler to export everything', [gateway, restarted], async () => {
+      const [gatewaySamples, samplerSamples] = await Promise.all([gateway.metrics(), restarted.metrics()]);
+      return (
+        sumOf(gatewaySamples, 'otelcol_exporter_queue_size') === 0 &&
+        sumOf(samplerSamples, 'otelcol_receiver_accepted_spans') === sumOf(samplerSamples, 'otelcol_exporter_sent_spans')
+      );
+    }, 60_000);
     const { calls, orphans } = await stored(jaeger);
     for (const id of Object.keys(after.started)) expect(whole(calls, after, id), `call ${id} after the restart`).toBe(true);
     for (const id of Object.keys(before.started)) expect(whole(calls, before, id), `call ${id} before the kill`).toBe(true);
@@ -121,16 +145,16 @@ describe.skipIf(pipelineSkipNote() !== undefined)('a sampler killed mid-run and 
     const replayed = await restarted.metric('otelcol_receiver_accepted_spans');
     console.log(
       `sampler kill: ${lost.length} of ${total} calls made around the kill lost or partial (${orphans} traces without their root);` +
-        ` the dead sampler held ${held} undecided traces at its last scrape, ${(killedAt - last.at).toFixed(0)} ms before the kill` +
-        ` (~${arriving.toFixed(0)} more arriving meanwhile); down ${restartedAt - killedAt} ms, while the gateway` +
+        ` the dead sampler held ${held} undecided traces when it was killed; down ${restartedAt - killedAt} ms, while the gateway` +
         ` queued ${queued} batches for it;` +
         ` the restarted sampler received ${replayed} spans (the gateway's replay and the new calls)`,
     );
-    // Bounded and visible: the lost calls all started in the window before the kill, and are no more than
-    // the sampler said it held at its last scrape, plus what arrived between that scrape and the kill.
-    // Calls made while it was down waited in the gateway and arrived whole.
+    // Bounded and visible: the lost calls all started in the window before the kill, and they are exactly
+    // the traces the sampler said it held when it died (a trace without its root is what is left of a lost
+    // call). Calls made while it was down waited in the gateway and arrived whole.
     expect(outside.map(({ id }) => id)).toEqual([]);
-    expect(lost.length + orphans).toBeLessThanOrEqual(held + 2 * arriving + 20);
+    expect(lost.length).toBe(held);
+    expect(orphans).toBeLessThanOrEqual(lost.length);
 
     const { code, stderr } = await driven.exit();
     expect(code, stderr).toBe(0);
