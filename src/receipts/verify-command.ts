@@ -1,11 +1,13 @@
 /**
- * `toolhooks verify [--public-key PEM] [--json] FILE`: runs {@link verifyReceipts} and prints what it found.
+ * `toolhooks verify [--public-key PEM] [--json] FILE`, as the CLI (`src/cli/`) runs it: runs
+ * {@link verifyReceipts} and prints what it found.
  * Exit codes: 0 intact (a torn last line is one warning line on stderr), 1 tampered, 2 bad input (no such
  * file, a key that is not an Ed25519 PEM, a file with no receipt in it, bad arguments).
  * @internal
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { CommandIo } from '../internal/command-io.js';
 import { errorMessage } from '../internal/describe.js';
 import { verifyReceipts } from './verify.js';
 import type { VerifyReceiptsResult } from './types.js';
@@ -13,15 +15,6 @@ import type { VerifyReceiptsResult } from './types.js';
 const EXIT_INTACT = 0;
 const EXIT_TAMPERED = 1;
 const EXIT_BAD_INPUT = 2;
-
-/** What the command reads and writes (the CLI's). */
-interface VerifyIo {
-  readonly cwd: string;
-  readonly stdout: (text: string) => void;
-  /** One line, said as `toolhooks: <line>`; the CLI bounds and escapes it. */
-  readonly fail: (line: string) => void;
-  readonly warn: (line: string) => void;
-}
 
 export const VERIFY_USAGE = `Usage: toolhooks verify [--public-key PEM] [--json] FILE
 
@@ -38,7 +31,7 @@ Exit codes: 0 intact (a torn last line, left by a crash mid-write, is a warning)
 `;
 
 /** Runs the command; resolves to the exit code. Never throws. */
-export async function runVerify(argv: readonly string[], io: VerifyIo): Promise<number> {
+export async function runVerify(argv: readonly string[], io: CommandIo): Promise<number> {
   let values: { 'public-key'?: string; json?: boolean; help?: boolean };
   let positionals: string[];
   try {

@@ -17,7 +17,7 @@ export const ENTRY_POINTS: readonly string[] = [
   'hooks/index.ts',
   'node/index.ts',
   'replay/index.ts',
-  'replay/cli.ts',
+  'cli/bin.ts',
   'adapters/ai/index.ts',
   'adapters/mcp/index.ts',
   'adapters/langchain/index.ts',

@@ -21,11 +21,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   hooks: ['base', 'telemetry'],
   node: ['base', 'telemetry'],
   adapters: ['base', 'telemetry', 'runner', 'flows'],
-  replay: ['base', 'telemetry', 'entry', 'receipts'],
+  replay: ['base', 'telemetry', 'entry'],
   receipts: ['base', 'telemetry', 'runner', 'entry'],
   entry: ['base', 'telemetry', 'runner', 'flows'],
   limits: ['base', 'telemetry', 'runner', 'entry'],
   policy: ['base', 'telemetry', 'runner', 'entry'],
+  cli: ['base', 'telemetry', 'replay', 'receipts'],
 };
 
 /**
@@ -64,8 +65,8 @@ describe('src/ layering (docs/architecture.md, "Layers")', () => {
 describe('single homes', () => {
   it('nothing but telemetry/warn-once.ts reports through diag (the CLI only installs its logger)', () => {
     const users = files.filter(({ text }) => /^import \{[^}]*\bdiag\b[^}]*\} from '@opentelemetry\/api'/m.test(text));
-    expect(users.map(({ path }) => path).sort()).toEqual([join('replay', 'cli.ts'), join('telemetry', 'warn-once.ts')]);
-    const cli = files.find(({ path }) => path === join('replay', 'cli.ts'));
+    expect(users.map(({ path }) => path).sort()).toEqual([join('cli', 'bin.ts'), join('telemetry', 'warn-once.ts')]);
+    const cli = files.find(({ path }) => path === join('cli', 'bin.ts'));
     expect(cli?.text).not.toMatch(/\bdiag\.(warn|error|info|debug|verbose)\(/);
   });
 

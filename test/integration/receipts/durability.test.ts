@@ -16,7 +16,7 @@ import { useTempDir } from '../../support/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const APP = fileURLToPath(new URL('./fixtures/receipt-app.ts', import.meta.url));
-const CLI = fileURLToPath(new URL('../../../src/replay/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../src/cli/bin.ts', import.meta.url));
 const dir = useTempDir('receipts-durability');
 
 interface Child {

@@ -1,6 +1,6 @@
 /**
  * Test helpers for replay: a one-route HTTP server on 127.0.0.1 (a URL source), and running the real
- * `toolhooks` CLI (src/replay/cli.ts through tsx) as a child process.
+ * `toolhooks` CLI (src/cli/bin.ts through tsx) as a child process.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -68,7 +68,7 @@ async function serve(path: string, answer: (response: ServerResponse) => void): 
   };
 }
 
-const CLI = resolve(import.meta.dirname, '../../../src/replay/cli.ts');
+const CLI = resolve(import.meta.dirname, '../../../src/cli/bin.ts');
 // Resolved here: the CLI runs in other directories, where a bare `tsx` would not be found.
 const TSX = import.meta.resolve('tsx');
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HookRunner, executeTool } from '../../../src/index.js';
 import { receiptHook } from '../../../src/receipts/index.js';
-import { runCli } from '../../../src/replay/command.js';
+import { runCli } from '../../../src/cli/commands.js';
 import { useTempDir } from '../../support/temp-dir.js';
 import { memorySink } from '../../support/memory-sink.js';
 

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/replay/command.js';
+import { runCli } from '../../../src/cli/commands.js';
 import { VERSION } from '../../../src/version.js';
 import { otlpTraffic } from '../../support/otlp-traffic.js';
 import { useTempDir } from '../../support/temp-dir.js';

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * The `toolhooks` bin. Writes the whole output, then exits with the command's code even when a hooks
+ * The `toolhooks` bin (commands.ts). Writes the whole output, then exits with the command's code even when a hooks
  * module left timers or sockets open (a policy module that starts telemetry, say).
  * @internal
  */
 import { resolve } from 'node:path';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
-import { runCli } from './command.js';
+import { runCli } from './commands.js';
 
 // The report names every hook failure of the replay itself; the runner's diag warnings (and the
 // first-failure process warning they stand in for) would only repeat it on stderr.

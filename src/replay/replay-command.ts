@@ -1,18 +1,18 @@
 /**
- * The `toolhooks` command line: `toolhooks replay [--json] [--fail-on change|loosened] --hooks MODULE SOURCE`.
- * The whole output is built before anything is written, so a failure never leaves half a report.
+ * `toolhooks replay [--json] [--fail-on change|loosened] --hooks MODULE SOURCE`, as the CLI
+ * (`src/cli/`) runs it. The whole output is built before anything is written, so a failure never
+ * leaves half a report.
  * @internal
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../internal/describe.js';
 import { VERSION } from '../version.js';
+import type { CommandIo } from '../internal/command-io.js';
 import { formatReplayJson, formatReplayTable } from './format.js';
 import { loadHooksModule } from './hooks-module.js';
-import { MAX_MESSAGE_LENGTH, ReplayInputError } from './input-error.js';
-import { oneLine } from '../telemetry/capture/sanitize.js';
+import { ReplayInputError } from './input-error.js';
 import { replay } from './replay.js';
-import { VERIFY_USAGE, runVerify } from '../receipts/verify-command.js';
 import { isUrlSource } from './source.js';
 import type { ReplayReport } from './types.js';
 
@@ -21,17 +21,10 @@ const EXIT_OK = 0;
 const EXIT_CHANGED = 1;
 const EXIT_BAD_INPUT = 2;
 
-/** What the command reads and writes; the bin passes the process's own. */
-interface CliIo {
-  readonly cwd: string;
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-}
-
 /** What `--fail-on` can gate on: any changed decision, or a loosened one. */
 type FailOn = 'change' | 'loosened';
 
-const USAGE = `Usage: toolhooks replay [--json] [--fail-on change|loosened] [--max-bytes N] --hooks MODULE SOURCE
+export const REPLAY_USAGE = `Usage: toolhooks replay [--json] [--fail-on change|loosened] [--max-bytes N] --hooks MODULE SOURCE
 
 Runs the hooks that MODULE default-exports (an array of hooks or a HookRunner) against the tool calls
 recorded in SOURCE (an OTLP/JSON file, one object per line, an http(s) URL, a Jaeger /api/v3/traces
@@ -54,34 +47,19 @@ replayable. See docs/replay.md.
 `;
 
 /**
- * Runs the command; resolves to the exit code. Never throws: every failure is one line on stderr and
- * exit code 2.
+ * `toolhooks replay …`: runs the command on `argv` (the words after `replay`); resolves to the exit code.
+ * Never throws: every failure is one line through `io.fail` and exit code 2.
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const fail = (text: string): number => {
-    io.stderr(`toolhooks: ${oneLine(text, MAX_MESSAGE_LENGTH)}\n`);
+export async function runReplay(argv: readonly string[], io: CommandIo): Promise<number> {
+  const fail = (line: string): number => {
+    io.fail(line);
     return EXIT_BAD_INPUT;
   };
-  const [command, ...rest] = argv;
-  if (command === '-h' || command === '--help' || command === 'help') {
-    io.stdout(`${USAGE}\n${VERIFY_USAGE}`);
-    return EXIT_OK;
-  }
-  if (command === '-V' || command === '--version' || command === 'version') {
-    io.stdout(`${VERSION}\n`);
-    return EXIT_OK;
-  }
-  if (command === 'verify') {
-    return runVerify(rest, { cwd: io.cwd, stdout: io.stdout, fail, warn: (line) => io.stderr(`toolhooks: warning: ${oneLine(line, MAX_MESSAGE_LENGTH)}\n`) });
-  }
-  if (command !== 'replay') {
-    return fail(command === undefined ? 'missing command; try: toolhooks replay --help' : `unknown command "${command}"; try: toolhooks replay --help or toolhooks verify --help`);
-  }
   let values: { hooks?: string; json?: boolean; 'fail-on'?: string; 'fail-on-change'?: boolean; 'max-bytes'?: string; help?: boolean; version?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
-      args: [...rest],
+      args: [...argv],
       allowPositionals: true,
       strict: true,
       options: {
@@ -98,7 +76,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return fail(`replay: ${errorMessage(error)}; try: toolhooks replay --help`);
   }
   if (values.help === true) {
-    io.stdout(USAGE);
+    io.stdout(REPLAY_USAGE);
     return EXIT_OK;
   }
   if (values.version === true) {
