@@ -213,6 +213,9 @@ export function handWrittenDroppedRootSync(
   hooks: readonly PlainHook[],
   tool: (args: ToolArgs) => unknown,
 ): (toolName: string, args: ToolArgs, callId: string) => Promise<unknown> {
+  // The hook loop repeats handWrittenDroppedRoot's on purpose: shared as a function, it would add a call to
+  // each measured tool call; shared as one inSpan, it would take that baseline's async step away. Either
+  // way a baseline would stop being the least code for its job.
   function inSpan(toolName: string, args: ToolArgs): unknown {
     let effective = args;
     for (const hook of hooks) {

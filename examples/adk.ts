@@ -10,10 +10,10 @@
 import type { BaseLlmConnection, LlmRequest, LlmResponse } from '@google/adk';
 import { BaseLlm, FunctionTool, InMemoryRunner, LlmAgent, LogLevel, setLogLevel } from '@google/adk';
 import { z } from 'zod';
-import type { ToolHook } from 'toolhooks';
-import { HookRunner, abort, redirect, skip } from 'toolhooks';
+import { HookRunner } from 'toolhooks';
 import { toolhooksPlugin } from 'toolhooks/adk';
 import { startTelemetry } from 'toolhooks/node';
+import { OPS_CALLS, opsHooks } from './support/ops-agent.js';
 
 const telemetry = await startTelemetry({ console: 'tree' });
 setLogLevel(LogLevel.ERROR);
@@ -24,32 +24,18 @@ const tools = [
   new FunctionTool({ name: 'run_shell_sandboxed', description: 'Runs a shell command in a sandbox', parameters: z.object({ cmd: z.string() }), execute: async ({ cmd }) => `sandbox: ran "${cmd}"` }),
 ];
 
-const cache: ToolHook = {
-  name: 'weather-cache',
-  tools: ['get_weather'],
-  beforeTool: (_tool, args) => (args.city === 'Paris' ? skip('cached', { city: 'Paris', forecast: 'cloudy', cached: true }) : undefined),
-};
-const sandbox: ToolHook = {
-  name: 'sandbox-network',
-  tools: ['run_shell'],
-  beforeTool: (_tool, args) => (/\b(curl|wget)\b/.test(String(args.cmd)) ? redirect({ newTool: 'run_shell_sandboxed', reason: 'network access' }) : undefined),
-};
-const policy: ToolHook = {
-  name: 'no-destruction',
-  tools: /^run_shell/,
-  beforeTool: (_tool, args) => (/\brm\s+-rf\b/.test(String(args.cmd)) ? abort('destructive command refused') : undefined),
-};
-const hooks = new HookRunner([policy, cache, sandbox]);
+// The ops agent's hooks (examples/support/ops-agent.ts): Paris comes from the cache, curl runs in the
+// sandbox, rm -rf is refused.
+const hooks = new HookRunner(opsHooks({ city: 'Paris', forecast: 'cloudy', cached: true }));
 
-/** A model that makes four tool calls, then answers with what it was sent. */
+/** A model that asks for the ops agent's four tool calls, then answers after printing what it was sent. */
 class ScriptedModel extends BaseLlm {
   #turn = 0;
 
   async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
     this.#turn += 1;
     if (this.#turn === 1) {
-      const call = (id: string, name: string, args: Record<string, unknown>) => ({ functionCall: { id, name, args } });
-      yield { content: { role: 'model', parts: [call('call_1', 'get_weather', { city: 'Paris' }), call('call_2', 'get_weather', { city: 'Lisbon' }), call('call_3', 'run_shell', { cmd: 'curl https://example.com' }), call('call_4', 'run_shell', { cmd: 'rm -rf /' })] } };
+      yield { content: { role: 'model', parts: OPS_CALLS.map(({ id, name, args }) => ({ functionCall: { id, name, args } })) } };
       return;
     }
     for (const part of request.contents.flatMap((content) => content.parts ?? [])) {

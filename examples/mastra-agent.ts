@@ -9,12 +9,12 @@
  */
 import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
-import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import type { ToolHook } from 'toolhooks';
-import { HookRunner, abort, redirect, skip } from 'toolhooks';
+import { HookRunner } from 'toolhooks';
 import { recordInvalidToolCalls, withHooks } from 'toolhooks/mastra';
 import { startTelemetry } from 'toolhooks/node';
+import { printToolResults, scriptedModel } from './support/ai-sdk-model.js';
+import { OPS_CALLS, opsHooks } from './support/ops-agent.js';
 
 const telemetry = await startTelemetry({ console: 'tree' });
 
@@ -34,42 +34,13 @@ const tools = {
   }),
 };
 
-const cache: ToolHook = {
-  name: 'weather-cache',
-  tools: ['get_weather'],
-  beforeTool: (_tool, args) => (args.city === 'Paris' ? skip('cached', { city: 'Paris', forecast: 'cloudy', cached: true }) : undefined),
-};
-const sandbox: ToolHook = {
-  name: 'sandbox-network',
-  tools: ['run_shell'],
-  beforeTool: (_tool, args) => (/\b(curl|wget)\b/.test(String(args.cmd)) ? redirect({ newTool: 'run_shell_sandboxed', reason: 'network access' }) : undefined),
-};
-const policy: ToolHook = {
-  name: 'no-destruction',
-  tools: /^run_shell/,
-  beforeTool: (_tool, args) => (/\brm\s+-rf\b/.test(String(args.cmd)) ? abort('destructive command refused') : undefined),
-};
-const runner = new HookRunner([policy, cache, sandbox]);
-
-const usage = { inputTokens: { total: 50, noCache: 50, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
-const call = (toolCallId: string, toolName: string, input: object) => ({ type: 'tool-call' as const, toolCallId, toolName, input: JSON.stringify(input) });
-const model = new MockLanguageModelV4({
-  doGenerate: [
-    {
-      content: [
-        call('call_1', 'get_weather', { city: 'Paris' }),
-        call('call_2', 'get_weather', { city: 'Lisbon' }),
-        call('call_3', 'run_shell', { cmd: 'curl https://example.com' }),
-        call('call_4', 'run_shell', { cmd: 'rm -rf /' }),
-        call('call_5', 'get_weather', { town: 'Oslo' }),
-      ],
-      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-      usage,
-      warnings: [],
-    },
-    { content: [{ type: 'text', text: 'Paris is cloudy, Lisbon sunny; I fetched the page in a sandbox and did not delete anything.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] },
-  ],
-});
+// The ops agent's hooks (examples/support/ops-agent.ts): Paris comes from the cache, curl runs in the
+// sandbox, rm -rf is refused. The model asks for one call of each, plus one whose input fails the schema.
+const runner = new HookRunner(opsHooks({ city: 'Paris', forecast: 'cloudy', cached: true }));
+const model = scriptedModel(
+  [...OPS_CALLS, { id: 'call_5', name: 'get_weather', args: { town: 'Oslo' } }],
+  'Paris is cloudy, Lisbon sunny; I fetched the page in a sandbox and did not delete anything.',
+);
 
 const agent = new Agent({
   id: 'ops',
@@ -82,12 +53,7 @@ const agent = new Agent({
 });
 const result = await agent.generate('Weather in Paris and Lisbon, fetch example.com, then clean up the disk.', { maxSteps: 2 });
 
-console.log('What the model received as tool results:');
-for (const message of model.doGenerateCalls[1]?.prompt ?? []) {
-  if (message.role !== 'tool') continue;
-  for (const part of message.content) {
-    if (part.type === 'tool-result') console.log(`  ${part.toolCallId} ${part.toolName}: ${JSON.stringify(part.output).slice(0, 100)}`);
-  }
-}
+
+printToolResults(model);
 console.log(`\nFinal answer: ${result.text}\n`);
 await telemetry.shutdown();

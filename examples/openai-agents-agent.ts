@@ -9,10 +9,11 @@
 import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
 import { Agent, Runner, ToolCallError, Usage, tool } from '@openai/agents';
 import { z } from 'zod';
-import type { ToolHook } from 'toolhooks';
-import { HookRunner, abort, redirect, skip } from 'toolhooks';
+import { HookRunner } from 'toolhooks';
 import { withHooks } from 'toolhooks/openai-agents';
 import { startTelemetry } from 'toolhooks/node';
+import type { ScriptedCall } from './support/ops-agent.js';
+import { OPS_CALLS, opsHooks } from './support/ops-agent.js';
 
 const telemetry = await startTelemetry({ console: 'tree' });
 
@@ -32,35 +33,19 @@ const tools = [
   }),
 ];
 
-const cache: ToolHook = {
-  name: 'weather-cache',
-  tools: ['get_weather'],
-  beforeTool: (_tool, args) => (args.city === 'Paris' ? skip('cached', JSON.stringify({ city: 'Paris', forecast: 'cloudy', cached: true })) : undefined),
-};
-const sandbox: ToolHook = {
-  name: 'sandbox-network',
-  tools: ['run_shell'],
-  beforeTool: (_tool, args) => (/\b(curl|wget)\b/.test(String(args.cmd)) ? redirect({ newTool: 'run_shell_sandboxed', reason: 'network access' }) : undefined),
-};
-const policy: ToolHook = {
-  name: 'no-destruction',
-  tools: /^run_shell/,
-  beforeTool: (_tool, args) => (/\brm\s+-rf\b/.test(String(args.cmd)) ? abort('destructive command refused') : undefined),
-};
-const runner = new HookRunner([policy, cache, sandbox]);
+// The ops agent's hooks (examples/support/ops-agent.ts): Paris comes from the cache, curl runs in the
+// sandbox, rm -rf is refused. The Agents SDK's function tools return strings, so the cached value is one.
+const runner = new HookRunner(opsHooks(JSON.stringify({ city: 'Paris', forecast: 'cloudy', cached: true })));
 
-/** Answers each model request with the next scripted turn: function calls, then the destructive one. */
+/** Answers each model request with the next scripted turn: the ops agent's first three calls, then the destructive one. */
 class ScriptedModel implements Model {
   readonly requests: ModelRequest[] = [];
   #turn = 0;
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     this.requests.push(request);
-    const turns = [
-      [call('call_1', 'get_weather', { city: 'Paris' }), call('call_2', 'get_weather', { city: 'Lisbon' }), call('call_3', 'run_shell', { cmd: 'curl https://example.com' })],
-      [call('call_4', 'run_shell', { cmd: 'rm -rf /' })],
-    ];
-    const output = turns[this.#turn++] ?? [];
+    const turns = [OPS_CALLS.slice(0, 3), OPS_CALLS.slice(3)];
+    const output = (turns[this.#turn++] ?? []).map(call);
     return { usage: new Usage({ requests: 1, inputTokens: 50, outputTokens: 20, totalTokens: 70 }), output };
   }
 
@@ -70,8 +55,8 @@ class ScriptedModel implements Model {
   }
 }
 
-function call(callId: string, name: string, args: object) {
-  return { type: 'function_call' as const, callId, name, status: 'completed' as const, arguments: JSON.stringify(args) };
+function call({ id, name, args }: ScriptedCall) {
+  return { type: 'function_call' as const, callId: id, name, status: 'completed' as const, arguments: JSON.stringify(args) };
 }
 
 const model = new ScriptedModel();

@@ -10,10 +10,10 @@
  */
 import type { Message, ModelStreamEvent } from '@strands-agents/sdk';
 import { Agent, FunctionTool, Model } from '@strands-agents/sdk';
-import type { ToolHook } from 'toolhooks';
-import { HookRunner, abort, redirect, skip } from 'toolhooks';
+import { HookRunner } from 'toolhooks';
 import { toolhooksHooks } from 'toolhooks/strands';
 import { startTelemetry } from 'toolhooks/node';
+import { OPS_CALLS, opsHooks } from './support/ops-agent.js';
 
 const telemetry = await startTelemetry({ console: 'tree' });
 
@@ -24,24 +24,11 @@ const tools = [
   new FunctionTool({ name: 'run_shell_sandboxed', description: 'Runs a shell command in a sandbox', inputSchema: object('cmd'), callback: (input) => `sandbox: ran "${(input as { cmd: string }).cmd}"` }),
 ];
 
-const cache: ToolHook = {
-  name: 'weather-cache',
-  tools: ['get_weather'],
-  beforeTool: (_tool, args) => (args.city === 'Paris' ? skip('cached', { city: 'Paris', forecast: 'cloudy', cached: true }) : undefined),
-};
-const sandbox: ToolHook = {
-  name: 'sandbox-network',
-  tools: ['run_shell'],
-  beforeTool: (_tool, args) => (/\b(curl|wget)\b/.test(String(args.cmd)) ? redirect({ newTool: 'run_shell_sandboxed', reason: 'network access' }) : undefined),
-};
-const policy: ToolHook = {
-  name: 'no-destruction',
-  tools: /^run_shell/,
-  beforeTool: (_tool, args) => (/\brm\s+-rf\b/.test(String(args.cmd)) ? abort('destructive command refused') : undefined),
-};
-const hooks = new HookRunner([policy, cache, sandbox]);
+// The ops agent's hooks (examples/support/ops-agent.ts): Paris comes from the cache, curl runs in the
+// sandbox, rm -rf is refused.
+const hooks = new HookRunner(opsHooks({ city: 'Paris', forecast: 'cloudy', cached: true }));
 
-/** A model that makes four tool calls, then answers after printing what it was sent. */
+/** A model that asks for the ops agent's four tool calls, then answers after printing what it was sent. */
 class ScriptedModel extends Model {
   #turn = 0;
 
@@ -55,10 +42,9 @@ class ScriptedModel extends Model {
     this.#turn += 1;
     yield { type: 'modelMessageStartEvent', role: 'assistant' } as ModelStreamEvent;
     if (this.#turn === 1) {
-      const calls: [string, string, Record<string, string>][] = [['call_1', 'get_weather', { city: 'Paris' }], ['call_2', 'get_weather', { city: 'Lisbon' }], ['call_3', 'run_shell', { cmd: 'curl https://example.com' }], ['call_4', 'run_shell', { cmd: 'rm -rf /' }]];
-      for (const [toolUseId, name, input] of calls) {
+      for (const { id: toolUseId, name, args } of OPS_CALLS) {
         yield { type: 'modelContentBlockStartEvent', start: { type: 'toolUseStart', name, toolUseId } } as ModelStreamEvent;
-        yield { type: 'modelContentBlockDeltaEvent', delta: { type: 'toolUseInputDelta', input: JSON.stringify(input) } } as ModelStreamEvent;
+        yield { type: 'modelContentBlockDeltaEvent', delta: { type: 'toolUseInputDelta', input: JSON.stringify(args) } } as ModelStreamEvent;
         yield { type: 'modelContentBlockStopEvent' } as ModelStreamEvent;
       }
       yield { type: 'modelMessageStopEvent', stopReason: 'toolUse' } as ModelStreamEvent;

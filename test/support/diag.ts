@@ -3,6 +3,7 @@
  */
 import type { DiagLogger } from '@opentelemetry/api';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
+import { afterEach, beforeEach } from 'vitest';
 
 export interface DiagRecorder {
   /** Warnings as logged; errors prefixed with `error: `. Cleared by {@link DiagRecorder.start}. */
@@ -33,4 +34,24 @@ export function recordDiag(): DiagRecorder {
       diag.disable();
     },
   };
+}
+
+/**
+ * {@link recordDiag} for a whole test file: the recorder is installed (and emptied) before each of the
+ * calling file's tests and removed after it.
+ *
+ * @example
+ * ```ts
+ * const diagnostics = useDiagRecorder();
+ * it('reports nothing for a well-formed hook', async () => {
+ *   await new HookRunner([{ name: 'ok', beforeTool: () => undefined }]).runBefore('shell', {}, undefined);
+ *   expect(diagnostics.messages).toEqual([]);
+ * });
+ * ```
+ */
+export function useDiagRecorder(): DiagRecorder {
+  const recorder = recordDiag();
+  beforeEach(() => recorder.start());
+  afterEach(() => recorder.stop());
+  return recorder;
 }

@@ -6,7 +6,7 @@ import { ROOT_CONTEXT, context, createContextKey } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
-import { expect } from 'vitest';
+import { beforeEach, expect } from 'vitest';
 import { newTracerProvider, simpleSpanProcessor } from './sdk.js';
 import type { TestTracerProvider } from './sdk.js';
 import type { HookRunnerOptions, ToolHook } from '../../src/index.js';
@@ -71,6 +71,25 @@ export function createTestTracing(): TestTracing {
     outcomesOf: (toolName) => exporter.getFinishedSpans().filter((span) => span.name === `execute_tool ${toolName}`).map((span) => span.attributes[ATTR_OUTCOME]),
     runner: <S>(hooks: ToolHook<S>[], options: Omit<HookRunnerOptions<S>, 'hooks' | 'tracer'> = {}) => new HookRunner<S>({ ...options, hooks, tracer }),
   };
+}
+
+/**
+ * {@link createTestTracing} for a whole test file: the pipeline is emptied before each of the calling
+ * file's tests, so every test reads only the spans it made.
+ *
+ * @example
+ * ```ts
+ * const tracing = useTestTracing();
+ * it('records one phase span', async () => {
+ *   await tracing.runner([hook]).runBefore('shell', {}, undefined);
+ *   expect(tracing.spansNamed(SPAN_BEFORE_TOOL)).toHaveLength(1);
+ * });
+ * ```
+ */
+export function useTestTracing(): TestTracing {
+  const tracing = createTestTracing();
+  beforeEach(() => tracing.reset());
+  return tracing;
 }
 
 /** The events of a span with the given name, as `{ name, attributes }`. */

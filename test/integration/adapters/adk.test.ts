@@ -6,7 +6,7 @@
 import type { BasePlugin, Event } from '@google/adk';
 import { BasePlugin as AdkBasePlugin, FunctionTool, InMemoryRunner, LlmAgent, LogLevel, setLogLevel } from '@google/adk';
 import { context, trace } from '@opentelemetry/api';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolHook } from '../../../src/index.js';
 import { abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
@@ -14,11 +14,10 @@ import { toolhooksPlugin } from '../../../src/adapters/adk/index.js';
 import { ATTR_APPROVAL_OUTCOME, ATTR_ERROR_TYPE, ATTR_GEN_AI_TOOL_CALL_ID, ATTR_OUTCOME, SPAN_APPROVAL } from '../../../src/telemetry/semconv.js';
 import type { Turn } from '../../support/adk-model.js';
 import { ScriptedLlm, runTurn } from '../../support/adk-model.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
+const tracing = useTestTracing();
 setLogLevel(LogLevel.ERROR);
-beforeEach(() => tracing.reset());
 
 function makeTools() {
   const shell = vi.fn(async ({ cmd }: { cmd: string }) => `host ran ${cmd}`);

@@ -6,7 +6,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
 import { HookAbortError, HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
@@ -21,10 +21,9 @@ import {
   SPAN_EXECUTE,
 } from '../../../src/telemetry/semconv.js';
 import { answers, callsTools, streams, toolResultsSent } from '../../support/ai-model.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 function runner(hooks: ToolHook[], onEvent?: (event: ToolEvent) => void): HookRunner {
   const observer: ToolHook[] = onEvent === undefined ? [] : [{ name: 'observer', onEvent: (event) => (event.type === 'tool' ? onEvent(event) : undefined) }];

@@ -3,7 +3,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { ToolExecutionOptions } from 'ai-v6';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai-v6';
 import { MockLanguageModelV3 } from 'ai-v6/test';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
 import { HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
@@ -20,11 +20,10 @@ import {
   SPAN_EXECUTE_TOOL_PREFIX,
 } from '../../../src/telemetry/semconv.js';
 import { answers, callsTools, streams, toolResultsSent } from '../../support/ai-model.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 import { DEEP, deepEditor, deepestOf, deeplyNested } from '../../support/deep-args.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);
 

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CanUseTool, PostToolUseFailureHookInput, PostToolUseHookInput, PreToolUseHookInput } from '@anthropic-ai/claude-agent-sdk';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HookRunner, ToolHook } from '../../../src/index.js';
 import { ask, redirect, replaceResult, skip } from '../../../src/index.js';
 import { DeferredApprovals, claudeAgentHooks } from '../../../src/adapters/claude/index.js';
@@ -19,11 +19,10 @@ import { ATTR_APPROVAL_APPROVER, ATTR_APPROVAL_DENIAL_REASON, ATTR_APPROVAL_EDIT
 import { toolResultsIn } from '../../../examples/support/fake-messages-api.js';
 import type { ContentBlock } from '../../../examples/support/fake-messages-api.js';
 import { ADD, callHook, resultOf, startClaudeAgent, useTool } from '../../support/claude-agent.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 import { useTempDir } from '../../support/temp-dir.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 afterEach(() => vi.restoreAllMocks());
 const home = useTempDir('claude-approval');
 

@@ -9,7 +9,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { Options, PostToolUseHookInput, PreToolUseHookInput, SDKMessage, SessionEndHookInput } from '@anthropic-ai/claude-agent-sdk';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HookDecision, HookRunner, ToolHook } from '../../../src/index.js';
 import { abort, redirect, skip } from '../../../src/index.js';
 import { ClaudeToolError, claudeAgentHooks } from '../../../src/adapters/claude/index.js';
@@ -25,14 +25,13 @@ import {
   SPAN_EXECUTE_TOOL_PREFIX,
   SPAN_ON_ERROR,
 } from '../../../src/telemetry/semconv.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 import type { ContentBlock } from '../../../examples/support/fake-messages-api.js';
 import { textOf, toolResultsIn } from '../../../examples/support/fake-messages-api.js';
 import { ADD, DIVIDE, SAFE_ADD, callHook as call, startClaudeAgent, useTool } from '../../support/claude-agent.js';
 import { useTempDir } from '../../support/temp-dir.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 const home = useTempDir('claude');
 
 const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);

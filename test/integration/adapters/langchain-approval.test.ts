@@ -12,7 +12,7 @@ import type { ClientTool } from '@langchain/core/tools';
 import { fakeModel } from '@langchain/core/testing';
 import { Command, MemorySaver, interrupt } from '@langchain/langgraph';
 import { createAgent, tool } from 'langchain';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalRequest, ApprovalResponse, ToolHook } from '../../../src/index.js';
 import { ask, redirect, replaceResult, skip } from '../../../src/index.js';
@@ -32,10 +32,9 @@ import {
   SPAN_EXECUTE,
   SPAN_EXECUTE_TOOL_PREFIX,
 } from '../../../src/telemetry/semconv.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 /** The ToolMessages among `messages`, by tool call id. */
 function toolMessagesIn(messages: BaseMessage[] | undefined): Record<string, ToolMessage> {

@@ -10,7 +10,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import type { ClientTool } from '@langchain/core/tools';
 import { fakeModel } from '@langchain/core/testing';
 import { createAgent, tool } from 'langchain';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolHook } from '../../../src/index.js';
 import { HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
@@ -29,11 +29,10 @@ import {
   SPAN_EXECUTE_TOOL_PREFIX,
   SPAN_ON_ERROR,
 } from '../../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { eventsOf, useTestTracing } from '../../support/tracing.js';
 import { DEEP, deepEditor, deepestOf, deeplyNested } from '../../support/deep-args.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);
 

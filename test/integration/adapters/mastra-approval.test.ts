@@ -9,7 +9,7 @@ import { Mastra } from '@mastra/core/mastra';
 import { InMemoryStore } from '@mastra/core/storage';
 import { createTool } from '@mastra/core/tools';
 import { MockLanguageModelV4 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolHook } from '../../../src/index.js';
 import { HookRunner, ask, redirect, replaceResult } from '../../../src/index.js';
@@ -17,10 +17,9 @@ import { recordDeclinedCalls, recordInvalidToolCalls, withHooks } from '../../..
 import type { WithHooksOptions } from '../../../src/adapters/mastra/index.js';
 import { ATTR_APPROVAL_ID, ATTR_APPROVAL_OUTCOME, ATTR_ERROR_TYPE, ATTR_GEN_AI_TOOL_CALL_ID, ATTR_OUTCOME, SPAN_APPROVAL } from '../../../src/telemetry/semconv.js';
 import { answers, callsTools, streams, toolResultsSent } from '../../support/ai-model.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 afterEach(() => vi.restoreAllMocks());
 
 type Step = ReturnType<typeof callsTools>;

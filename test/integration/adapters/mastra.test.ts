@@ -6,17 +6,16 @@ import { Mastra } from '@mastra/core/mastra';
 import { InMemoryStore } from '@mastra/core/storage';
 import { createTool } from '@mastra/core/tools';
 import { MockLanguageModelV4 } from 'ai/test';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
 import { HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
 import { recordInvalidToolCalls, withHooks } from '../../../src/adapters/mastra/index.js';
 import { ATTR_ERROR_TYPE, ATTR_GEN_AI_TOOL_CALL_ID, ATTR_OUTCOME } from '../../../src/telemetry/semconv.js';
 import { answers, callsTools, toolResultsSent } from '../../support/ai-model.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 function hooks(list: ToolHook[]): HookRunner {
   return new HookRunner({ hooks: list, tracer: tracing.tracer });

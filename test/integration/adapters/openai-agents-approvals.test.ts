@@ -6,7 +6,7 @@
 import type { RunToolApprovalItem } from '@openai/agents';
 import { Agent, RunContext, RunState, Runner, ToolCallError, ToolGuardrailFunctionOutputFactory, defineToolInputGuardrail, tool } from '@openai/agents';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
 import { HookAbortError, HookRunner, abort, ask, redirect, skip } from '../../../src/index.js';
@@ -23,10 +23,9 @@ import {
 } from '../../../src/telemetry/semconv.js';
 import type { AgentsTurn } from '../../support/agents-model.js';
 import { ScriptedModel, outputsSent } from '../../support/agents-model.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 afterEach(() => vi.restoreAllMocks());
 
 /** Tools, their executions, and the hooks' before_tool calls (to count passes). */

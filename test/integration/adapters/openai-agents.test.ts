@@ -4,7 +4,7 @@
  */
 import type { RunToolApprovalItem } from '@openai/agents';
 import { Agent, RunState, Runner, ToolCallError, tool } from '@openai/agents';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolEvent, ToolHook } from '../../../src/index.js';
 import { HookAbortError, HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
@@ -12,10 +12,9 @@ import { withHooks } from '../../../src/adapters/openai-agents/index.js';
 import { ATTR_ERROR_TYPE, ATTR_GEN_AI_TOOL_CALL_ID, ATTR_OUTCOME, SPAN_BEFORE_TOOL } from '../../../src/telemetry/semconv.js';
 import type { AgentsTurn } from '../../support/agents-model.js';
 import { ScriptedModel, outputsSent } from '../../support/agents-model.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 function hooks(list: ToolHook[], events?: ToolEvent[]): HookRunner {
   const observer: ToolHook[] = events === undefined ? [] : [{ name: 'observer', onEvent: (event) => void (event.type === 'tool' && events.push(event)) }];

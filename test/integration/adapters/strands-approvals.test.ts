@@ -5,7 +5,7 @@
  * process would). Offline, with a scripted model.
  */
 import { Agent, FunctionTool } from '@strands-agents/sdk';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ToolHook } from '../../../src/index.js';
 import { ask, redirect } from '../../../src/index.js';
 import { toolhooksHooks } from '../../../src/adapters/strands/index.js';
@@ -13,10 +13,9 @@ import type { ToolhooksInterruptReason } from '../../../src/adapters/strands/ind
 import { ATTR_APPROVAL_OUTCOME, ATTR_OUTCOME, SPAN_APPROVAL } from '../../../src/telemetry/semconv.js';
 import type { StrandsTurn } from '../../support/strands-model.js';
 import { ScriptedModel } from '../../support/strands-model.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 const schema = { type: 'object' as const, properties: { cmd: { type: 'string' as const } }, required: ['cmd'] };
 

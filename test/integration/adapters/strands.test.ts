@@ -5,7 +5,7 @@
  */
 import { Agent, FunctionTool, JsonBlock, TextBlock, Tool, ToolResultBlock } from '@strands-agents/sdk';
 import type { InterventionHandler, ToolContext, ToolStreamGenerator } from '@strands-agents/sdk';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HookRunnerOptions, ToolHook } from '../../../src/index.js';
 import { HookRunner, abort, ask, redirect, replaceResult, skip } from '../../../src/index.js';
 import { toolhooksHooks } from '../../../src/adapters/strands/index.js';
@@ -13,10 +13,9 @@ import type { ToolhooksHooksOptions } from '../../../src/adapters/strands/index.
 import { ATTR_APPROVAL_OUTCOME, ATTR_GEN_AI_TOOL_CALL_ID, ATTR_OUTCOME, SPAN_APPROVAL } from '../../../src/telemetry/semconv.js';
 import type { StrandsTurn } from '../../support/strands-model.js';
 import { ScriptedModel } from '../../support/strands-model.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 function makeTools() {
   const shell = vi.fn((input: unknown) => `host ran ${(input as { cmd: string }).cmd}`);

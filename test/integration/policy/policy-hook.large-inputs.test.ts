@@ -3,16 +3,15 @@
  * test/unit/policy/policy-hook.test.ts): 100k keys, a cycle and a 50 MB string reach the engine cut. In the
  * integration tier for its size, which the unit loop should not pay for.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HookAbortError, executeTool } from '../../../src/index.js';
 import type { ToolArgs } from '../../../src/index.js';
 import { policyHook } from '../../../src/policy/index.js';
 import type { PolicyEngine, PolicyInput } from '../../../src/policy/index.js';
 import { MAX_INPUT_CHARS } from '../../../src/policy/input.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 /** An engine that answers what `answer(input)` returns and remembers its inputs. */
 function engine(answer: (input: PolicyInput) => unknown): PolicyEngine & { inputs: PolicyInput[] } {

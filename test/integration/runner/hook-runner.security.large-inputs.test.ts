@@ -4,27 +4,18 @@
  * message bounded, with capture on and off. The other security checks are in
  * test/unit/runner/hook-runner.security.test.ts; these are in the integration tier for their size.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolArgs, ToolHookEvent } from '../../../src/index.js';
 import { HookAbortError, HookRunner, abort, executeTool, redirect } from '../../../src/index.js';
 import { ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, ATTR_REDIRECT_ARG_KEYS, EVENT_HOOK_DECISION, SPAN_BEFORE_TOOL } from '../../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
-import { recordDiag } from '../../support/diag.js';
+import { eventsOf, useTestTracing } from '../../support/tracing.js';
+import { useDiagRecorder } from '../../support/diag.js';
+import { expectNoPollutionAfterEach } from '../../support/hostile-values.js';
 
-const tracing = createTestTracing();
-const diagRecorder = recordDiag();
+const tracing = useTestTracing();
+const diagRecorder = useDiagRecorder();
 const warnings = diagRecorder.messages;
-
-beforeEach(() => {
-  tracing.reset();
-  diagRecorder.start();
-});
-afterEach(() => {
-  diagRecorder.stop();
-  // Whatever a test did, no object anywhere may have gained the attacker's property.
-  expect(Object.prototype).not.toHaveProperty('isAdmin');
-  expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
-});
+expectNoPollutionAfterEach('isAdmin');
 
 /** Every string a span or span event holds, for size and content checks. */
 function allTelemetry(): string {

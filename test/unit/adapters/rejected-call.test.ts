@@ -3,14 +3,13 @@
  * neither the captured input nor the framework's error quoting it carries a redacted key's value —
  * whichever adapter records it (the AI SDK, OpenAI Agents and Mastra all record through this module).
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordRejectedCall } from '../../../src/adapters/rejected-call.js';
 import { runnerCore } from '../../../src/runner/registry.js';
 import { ATTR_GEN_AI_TOOL_CALL_ARGUMENTS } from '../../../src/telemetry/semconv.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 const RAW = '{"to":"bob","password":"hunter2-secret","memo":"rent", api_key=sk-live-9';
 

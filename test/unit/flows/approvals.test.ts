@@ -3,7 +3,7 @@
  * the denial result, the approval span and event, and Replace in after_tool.
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalEvent, ApprovalRequest, Approver, HookRunnerOptions, ToolEvent, ToolHook, ToolHookEvent, PhaseEvent } from '../../../src/index.js';
 import {
   CompoundTool,
@@ -41,10 +41,9 @@ import {
 import type { CallPlan } from '../../../src/flows/execute-tool.js';
 import { runToolCall } from '../../../src/flows/execute-tool.js';
 import { runnerCore } from '../../../src/runner/registry.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { eventsOf, useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 afterEach(() => vi.useRealTimers());
 
 interface Recorder extends ToolHook {

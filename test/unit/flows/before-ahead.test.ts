@@ -3,7 +3,7 @@
  * tool): the hooks run once, the call that follows uses their decision, and an Abort held from the
  * phase ends that call as aborted.
  */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ToolHook } from '../../../src/index.js';
 import { HookAbortError, HookRunner, abort, ask, redirect } from '../../../src/index.js';
 import { ATTR_APPROVAL_OUTCOME, ATTR_OUTCOME, ATTR_REDIRECTED, SPAN_BEFORE_TOOL } from '../../../src/telemetry/semconv.js';
@@ -12,10 +12,9 @@ import { runToolCall } from '../../../src/flows/execute-tool.js';
 import type { CallSpec } from '../../../src/flows/call-spec.js';
 import { isPendingBefore, runBeforeAhead } from '../../../src/flows/before-ahead.js';
 import { runnerCore } from '../../../src/runner/registry.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 function setup(hook: ToolHook) {
   const runner = new HookRunner({ hooks: [hook], tracer: tracing.tracer });

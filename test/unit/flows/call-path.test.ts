@@ -2,14 +2,13 @@
  * The two paths through the decision loop (call-path.ts, plain-path.ts, retry-policy.ts), side by side:
  * what each does with an on_error Skip, an after_tool Replace, and how the call's outcome ends.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolEvent, ToolHookEvent } from '../../../src/index.js';
 import { executeTool, redirect, replaceResult, runWithRetry, skip } from '../../../src/index.js';
 import { ATTR_OUTCOME, ATTR_RESULT_REPLACED, ATTR_RETRIES } from '../../../src/telemetry/semconv.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 function callAttributes(): Record<string, unknown> {
   const roots = tracing.spans().filter((s) => s.name.startsWith('execute_tool '));

@@ -1,13 +1,12 @@
 /**
  * CompoundTool: an agent step, then the executor with the hooks around it.
  */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HookRunner} from '../../../src/index.js';
 import { CompoundTool, HookAbortError, abort, redirect, skip } from '../../../src/index.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 const runner = tracing.runner;
 

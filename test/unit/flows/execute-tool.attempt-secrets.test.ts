@@ -4,17 +4,16 @@
  * after_tool Redirect's re-execution — on every signal: span statuses, `exception.*` events, the
  * observers' events and LoggingHook's records; with capture off (every value) and on (redacted keys).
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { ToolArgs, ToolHook, ToolHookEvent } from '../../../src/index.js';
 import { HookRunner, ask, executeTool, redirect } from '../../../src/index.js';
 import { LoggingHook } from '../../../src/hooks/index.js';
 import { errorMessage } from '../../../src/internal/describe.js';
 import { SPAN_EXECUTE } from '../../../src/telemetry/semconv.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 /** The credential a hook (or an approver) injects under a redacted key, as apps keep keys from the model. */
 const SECRET = 'sk-live-4f9a1c0ffee';

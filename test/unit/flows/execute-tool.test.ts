@@ -1,6 +1,6 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Executor, HookDecision, ToolEvent, ToolHook, ToolHookEvent } from '../../../src/index.js';
 import { HookAbortError, HookRunner, abort, executeTool, redirect, skip } from '../../../src/index.js';
 import {
@@ -22,10 +22,9 @@ import {
   SPAN_EXECUTE,
   SPAN_ON_ERROR,
 } from '../../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { eventsOf, useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 const runner = (hooks: ToolHook[]): HookRunner => tracing.runner(hooks);
 

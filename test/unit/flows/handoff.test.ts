@@ -4,7 +4,7 @@
  * framework that suspends by throwing gets its error back; the ledger refuses a second resolution.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalEvent, ToolEvent, ToolHook, ToolHookEvent } from '../../../src/index.js';
 import { HookRunner, ask, replaceResult, skip } from '../../../src/index.js';
 import {
@@ -21,10 +21,9 @@ import type { CallPlan } from '../../../src/flows/execute-tool.js';
 import { runToolCall } from '../../../src/flows/execute-tool.js';
 import type { ApprovalHandoff, HandoffRequest } from '../../../src/runner/handoff.js';
 import { runnerCore } from '../../../src/runner/registry.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 afterEach(() => vi.restoreAllMocks());
 
 const gate: ToolHook = { name: 'mail-gate', beforeTool: () => ask('outgoing mail') };

@@ -1,13 +1,12 @@
 /**
  * runPlan: each subtask a tool call `meta:<name>` through the hooks.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolHookEvent } from '../../../src/index.js';
 import { abort, redirect, runPlan } from '../../../src/index.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 const runner = tracing.runner;
 

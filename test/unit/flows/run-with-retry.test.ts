@@ -2,14 +2,13 @@
  * runWithRetry: the retry policy over the one decision loop, as users see it.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HookFailure, ToolHook } from '../../../src/index.js';
 import { HookAbortError, InvalidHookDecisionError, abort, redirect, runWithRetry, skip } from '../../../src/index.js';
 import { ATTR_ERROR_TYPE, ATTR_OUTCOME, ATTR_RETRIES, SPAN_EXECUTE } from '../../../src/telemetry/semconv.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 const runner = tracing.runner;
 

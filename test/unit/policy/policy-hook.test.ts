@@ -4,7 +4,7 @@
  * audit mode, the input document (with the agent and context; its bounds on a large input are in
  * test/integration/policy/policy-hook.large-inputs.test.ts), and the policy named on the decision event.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HookAbortError, InvalidHookDecisionError, executeTool } from '../../../src/index.js';
 import type { PhaseEvent, ToolArgs } from '../../../src/index.js';
 import { policyHook } from '../../../src/policy/index.js';
@@ -20,10 +20,9 @@ import {
   EVENT_HOOK_ERROR,
   SPAN_BEFORE_TOOL,
 } from '../../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { eventsOf, useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 /** An engine that answers `answer` (or what `answer(input)` returns) and remembers its inputs. */
 function engine(answer: unknown, extra: Partial<PolicyEngine> = {}): PolicyEngine & { inputs: PolicyInput[] } {

@@ -2,7 +2,7 @@
  * The runner's compiled configuration: which phases have hooks, when a phase records a span, and that
  * its observers are told. Matching is tested in phase-hooks.test.ts, delivery in observers.test.ts.
  */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CONTINUE, abort } from '../../../src/decisions.js';
 import { HookAbortError } from '../../../src/errors.js';
 import type { ToolHook } from '../../../src/hook.js';
@@ -11,10 +11,9 @@ import { createHookEntry } from '../../../src/runner/hook-entry.js';
 import { resolveCapture } from '../../../src/telemetry/capture/options.js';
 import { SPAN_BEFORE_TOOL } from '../../../src/telemetry/semconv.js';
 import { toolEvent } from '../../support/events.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 function core(hooks: ToolHook[], failureMode: 'open' | 'closed' = 'open'): RunnerCore {
   const entries = hooks.map((hook, index) => createHookEntry(hook, index, { timeoutMs: 0, failureMode }));

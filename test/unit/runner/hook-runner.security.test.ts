@@ -7,7 +7,7 @@
  * test/integration/telemetry/control-characters-otlp.test.ts (it needs a local OTLP receiver); that 10 MB values
  * leave telemetry bounded, in test/integration/runner/hook-runner.security.large-inputs.test.ts (for its size).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FailureMode, HookDecision, Phase, ToolArgs, ToolHook, ToolHookEvent } from '../../../src/index.js';
 import { HookAbortError, HookRunner, ask, executeTool, redirect, replaceResult, runWithRetry, skip } from '../../../src/index.js';
 import {
@@ -21,23 +21,14 @@ import {
   SPAN_BEFORE_TOOL,
   SPAN_EXECUTE_TOOL_PREFIX,
 } from '../../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
-import { recordDiag } from '../../support/diag.js';
+import { eventsOf, useTestTracing } from '../../support/tracing.js';
+import { useDiagRecorder } from '../../support/diag.js';
+import { expectNoPollutionAfterEach } from '../../support/hostile-values.js';
 
-const tracing = createTestTracing();
-const diagRecorder = recordDiag();
+const tracing = useTestTracing();
+const diagRecorder = useDiagRecorder();
 const warnings = diagRecorder.messages;
-
-beforeEach(() => {
-  tracing.reset();
-  diagRecorder.start();
-});
-afterEach(() => {
-  diagRecorder.stop();
-  // Whatever a test did, no object anywhere may have gained the attacker's property.
-  expect(Object.prototype).not.toHaveProperty('isAdmin');
-  expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
-});
+expectNoPollutionAfterEach('isAdmin');
 
 const HOSTILE = '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"isAdmin":true}},"prototype":{"isAdmin":true},"path":"/sandbox/file"}';
 

@@ -1,5 +1,5 @@
 import { SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HookContext, HookDecision, ToolHook, ToolHookEvent } from '../../../src/index.js';
 import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
 import {
@@ -28,18 +28,12 @@ import {
   SPAN_BEFORE_TOOL,
   SPAN_ON_ERROR,
 } from '../../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
-import { recordDiag } from '../../support/diag.js';
+import { eventsOf, useTestTracing } from '../../support/tracing.js';
+import { useDiagRecorder } from '../../support/diag.js';
 import { before } from '../../support/hooks.js';
 
-const tracing = createTestTracing();
-const diagRecorder = recordDiag();
-
-beforeEach(() => {
-  tracing.reset();
-  diagRecorder.start();
-});
-afterEach(() => diagRecorder.stop());
+const tracing = useTestTracing();
+useDiagRecorder(); // what the runner reports through diag is kept, not printed
 
 const runner = tracing.runner;
 

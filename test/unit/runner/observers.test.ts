@@ -2,24 +2,19 @@
  * Observer delivery: only the observers whose matcher accepts the tool are told, and one that throws is
  * reported and recorded on the span, never reaching the call.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolHook } from '../../../src/hook.js';
 import { createHookEntry } from '../../../src/runner/hook-entry.js';
 import { Observers } from '../../../src/runner/observers.js';
 import { resolveCapture } from '../../../src/telemetry/capture/options.js';
 import { DEFAULT_RECORDING } from '../../../src/telemetry/decision-records.js';
 import { EVENT_HOOK_ERROR } from '../../../src/telemetry/semconv.js';
-import { recordDiag } from '../../support/diag.js';
+import { useDiagRecorder } from '../../support/diag.js';
 import { toolEvent } from '../../support/events.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { eventsOf, useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-const diag = recordDiag();
-beforeEach(() => {
-  tracing.reset();
-  diag.start();
-});
-afterEach(() => diag.stop());
+const tracing = useTestTracing();
+const diag = useDiagRecorder();
 
 function observers(hooks: ToolHook[]): Observers<unknown> {
   return new Observers(hooks.map((hook, index) => createHookEntry(hook, index, { timeoutMs: 0, failureMode: 'open' })), resolveCapture(undefined), DEFAULT_RECORDING);

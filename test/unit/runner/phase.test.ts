@@ -4,7 +4,7 @@
  * public run methods.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HookDecision } from '../../../src/index.js';
 import { CONTINUE, HookAbortError, HookRunner, abort, redirect, skip } from '../../../src/index.js';
 import {
@@ -25,19 +25,13 @@ import {
   SPAN_AFTER_TOOL,
   SPAN_BEFORE_TOOL,
 } from '../../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
-import { recordDiag } from '../../support/diag.js';
+import { eventsOf, useTestTracing } from '../../support/tracing.js';
+import { useDiagRecorder } from '../../support/diag.js';
 import { before } from '../../support/hooks.js';
 
-const tracing = createTestTracing();
-const diagRecorder = recordDiag();
+const tracing = useTestTracing();
+const diagRecorder = useDiagRecorder();
 const warnings = diagRecorder.messages;
-
-beforeEach(() => {
-  tracing.reset();
-  diagRecorder.start();
-});
-afterEach(() => diagRecorder.stop());
 
 const runner = tracing.runner;
 

@@ -3,7 +3,7 @@
  * decision and swallowed failure, and the phase's summary — with capture applied and never a throw.
  */
 import type { Span, Tracer } from '@opentelemetry/api';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTINUE, abort, decisionAttributesOf, redirect, skip, withDecisionAttributes } from '../../../src/decisions.js';
 import { resolveCapture } from '../../../src/telemetry/capture/options.js';
 import { endPhaseSpan, recordEvent, startPhaseSpan } from '../../../src/telemetry/phase-span.js';
@@ -35,10 +35,9 @@ import {
   SPAN_BEFORE_TOOL,
   SPAN_ON_ERROR,
 } from '../../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../../support/tracing.js';
+import { eventsOf, useTestTracing } from '../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 const off = resolveCapture(undefined);
 const hook = { name: 'policy', index: 0, mode: 'enforce', failureMode: 'open' } as const;

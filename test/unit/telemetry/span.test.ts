@@ -4,19 +4,14 @@
  * other flows, runBefore / runAfter / runError — still returns what it returns with a working tracer.
  */
 import type { Span, Tracer } from '@opentelemetry/api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolHook } from '../../../src/index.js';
 import { CompoundTool, HookAbortError, HookRunner, abort, executeTool, redirect, runPlan, runWithRetry, skip } from '../../../src/index.js';
-import { createTestTracing } from '../../support/tracing.js';
-import { recordDiag } from '../../support/diag.js';
+import { useTestTracing } from '../../support/tracing.js';
+import { useDiagRecorder } from '../../support/diag.js';
 
-const tracing = createTestTracing();
-const diagRecorder = recordDiag();
-beforeEach(() => {
-  tracing.reset();
-  diagRecorder.start();
-});
-afterEach(() => diagRecorder.stop());
+const tracing = useTestTracing();
+useDiagRecorder(); // what the runner reports through diag is kept, not printed
 
 const SPAN_METHODS = [
   'spanContext',

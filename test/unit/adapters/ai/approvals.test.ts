@@ -8,7 +8,7 @@ import type { Attributes, Context, SpanKind } from '@opentelemetry/api';
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import type { Sampler } from '@opentelemetry/sdk-trace';
 import { InMemorySpanExporter, SamplingDecision } from '@opentelemetry/sdk-trace';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HookRunner, ask, redirect } from '../../../../src/index.js';
 import { withHooks } from '../../../../src/adapters/ai/index.js';
 import {
@@ -26,10 +26,9 @@ import type { CallRunner } from '../../../../src/adapters/ai/approvals.js';
 import { AiSdkApprovals } from '../../../../src/adapters/ai/approvals.js';
 import { PER_ID_CAPACITY } from '../../../../src/adapters/approval-ledger.js';
 import { newTracerProvider, simpleSpanProcessor } from '../../../support/sdk.js';
-import { createTestTracing } from '../../../support/tracing.js';
+import { useTestTracing } from '../../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 function setup(reason = 'needs a person', own?: unknown) {
   const send = vi.fn(async (_input: unknown, _options?: unknown) => 'sent');

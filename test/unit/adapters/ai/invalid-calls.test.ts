@@ -2,14 +2,13 @@
  * recordInvalidToolCalls(): a tool call the model got wrong (unknown tool, arguments that fail the schema)
  * never reaches a tool, but is still recorded as a failed call — unless the app's own repair fixes it.
  */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { recordInvalidToolCalls } from '../../../../src/adapters/ai/invalid-calls.js';
 import type { ToolHookEvent } from '../../../../src/index.js';
 import { ATTR_ERROR_TYPE, ATTR_OUTCOME } from '../../../../src/telemetry/semconv.js';
-import { createTestTracing } from '../../../support/tracing.js';
+import { useTestTracing } from '../../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 /** What the AI SDK passes a repair function, for a call to a tool it does not have. */
 class UnknownToolError extends Error {}

@@ -4,14 +4,13 @@
  * by run and call, so runs whose models number their calls alike never consume each other's, and a
  * continuation whose call differs from the one asked about is refused and recorded, never run.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HookRunner, ask } from '../../../../src/index.js';
 import { withHooks } from '../../../../src/adapters/mastra/index.js';
 import { ATTR_APPROVAL_OUTCOME, ATTR_OUTCOME } from '../../../../src/telemetry/semconv.js';
-import { createTestTracing } from '../../../support/tracing.js';
+import { useTestTracing } from '../../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 afterEach(() => vi.restoreAllMocks());
 
 type Execute = (input: unknown, context: unknown) => Promise<unknown>;

@@ -6,16 +6,15 @@
  */
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HookAbortError, HookRunner, executeTool } from '../../../../src/index.js';
 import type { ToolArgs, ToolHookEvent } from '../../../../src/index.js';
 import { LoggingHook } from '../../../../src/hooks/index.js';
 import { ATTR_EXCEPTION_MESSAGE, EVENT_HOOK_ERROR } from '../../../../src/telemetry/semconv.js';
 import { resolveCapture } from '../../../../src/telemetry/capture/options.js';
-import { createTestTracing, eventsOf } from '../../../support/tracing.js';
+import { eventsOf, useTestTracing } from '../../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 const PASSWORD = 'hunter2-Pa$$"word';
 const EMAIL = 'alice@example.com';

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolEvent, ToolHookEvent } from '../../../../src/index.js';
 import { HookRunner, executeTool, redirect } from '../../../../src/index.js';
 import {
@@ -8,10 +8,9 @@ import {
   EVENT_HOOK_DECISION,
   SPAN_BEFORE_TOOL,
 } from '../../../../src/telemetry/semconv.js';
-import { createTestTracing, eventsOf } from '../../../support/tracing.js';
+import { eventsOf, useTestTracing } from '../../../support/tracing.js';
 
-const tracing = createTestTracing();
-beforeEach(() => tracing.reset());
+const tracing = useTestTracing();
 
 describe('capture wiring (docs/protocol.md)', () => {
   const args = { query: 'weather', config: { password: 'hunter2', apiKey: 'sk-123' } };
