@@ -1,14 +1,16 @@
 /**
  * The layering docs/architecture.md describes, checked against the code so the document cannot drift:
  * which folder of src/ may import which (runtime imports; `import type` is erased and may point
- * anywhere), the homes that must stay single — reports go through telemetry/warn-once.ts only — and
- * that an internal module exports only what another module or a test imports.
+ * anywhere), the homes that must stay single — reports go through telemetry/warn-once.ts only —, that
+ * an internal module exports only what another module or a test imports, and that every type an adapter's
+ * entry exports is declared in that adapter's types.ts.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, normalize } from 'node:path';
+import { basename, dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { unusedExports } from '../support/exports.js';
+import { entryExports, unusedExports } from '../support/exports.js';
 import { layerOf, parsedSource, SRC, srcSources, TEST } from '../support/sources.js';
 import { useTempDir } from '../support/temp-dir.js';
 
@@ -135,6 +137,51 @@ describe('approvals: one vocabulary (docs/architecture.md, "One Ask, from a hook
   });
 });
 
+/**
+ * Where the types a module exports under `name` are declared: the interfaces and type aliases it stands for,
+ * followed through imports and re-exports (renamed ones too, and `export *`) to the file that declares them
+ * (its absolute path), or the package a type-only import or re-export names. Classes, functions and values are
+ * not types here: they live where they are written.
+ */
+function typeDeclarations(file: string, name: string, seen = new Set<string>()): string[] {
+  const key = `${file}\0${name}`;
+  if (seen.has(key)) return [];
+  seen.add(key);
+  const { ast, imports } = parsedSource(file);
+  if (ast.statements.some((statement) => (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.name.text === name)) return [file];
+  /** Follows `local` into the module `specifier` names: a relative one to its file, a package's type-only one to the package. */
+  const follow = (specifier: ts.Expression | undefined, local: string, typeOnly: boolean): string[] => {
+    if (specifier === undefined) return local === name ? [] : typeDeclarations(file, local, seen);
+    if (!ts.isStringLiteral(specifier)) return [];
+    const target = imports.find((edge) => edge.specifier === specifier.text)?.file;
+    if (target !== undefined) return typeDeclarations(target, local, seen);
+    return typeOnly && !specifier.text.startsWith('.') ? [specifier.text] : [];
+  };
+  return ast.statements.flatMap((statement) => {
+    if (ts.isExportDeclaration(statement)) {
+      const clause = statement.exportClause;
+      if (clause === undefined) return follow(statement.moduleSpecifier, name, false); // export *
+      if (!ts.isNamedExports(clause)) return [];
+      const elements = clause.elements.filter((element) => element.name.text === name);
+      return elements.flatMap((element) => follow(statement.moduleSpecifier, (element.propertyName ?? element.name).text, statement.isTypeOnly || element.isTypeOnly));
+    }
+    const bindings = ts.isImportDeclaration(statement) ? statement.importClause?.namedBindings : undefined;
+    if (!ts.isImportDeclaration(statement) || bindings === undefined || !ts.isNamedImports(bindings)) return [];
+    const elements = bindings.elements.filter((element) => element.name.text === name);
+    return elements.flatMap((element) => follow(statement.moduleSpecifier, (element.propertyName ?? element.name).text, statement.importClause?.isTypeOnly === true || element.isTypeOnly));
+  });
+}
+
+/** The types the entry `src/<entry>` exports that are declared anywhere but `homes` (paths relative to `root`), one line each. */
+function strayTypes(root: string, entry: string, names: readonly string[], homes: readonly string[]): string[] {
+  const allowed = homes.map((home) => join(root, home));
+  return names.flatMap((name) =>
+    [...new Set(typeDeclarations(join(root, entry), name))]
+      .filter((where) => !allowed.includes(where))
+      .map((where) => `${entry} exports type ${name}, declared in ${where.startsWith(root) ? relative(root, where) : where}, not in ${homes.join(' or ')}`),
+  );
+}
+
 describe('adapters (src/adapters/README.md)', () => {
   it('import src/ modules directly, never the package entry (not even its types), and each has the one skeleton', () => {
     const adapters = files.filter(({ path }) => layerOf(path) === 'adapters');
@@ -151,5 +198,40 @@ describe('adapters (src/adapters/README.md)', () => {
       [...text.matchAll(/^export (type )?(\*|\{[^}]*\}) from '([^']+)'/gm)].filter((match) => match[2] === '*' || (match[1] !== undefined && match[3] !== './types.js')).map((match) => `${path}: ${match[0]}`),
     );
     expect([entries.length, stray]).toEqual([3, []]);
+  });
+
+  it('every type an adapter entry exports (what toolhooks/<adapter> gives as a type) is declared in its types.ts, or in adapters/types.ts', () => {
+    const adapters = [...entryExports(SRC)].filter(([entry]) => layerOf(entry) === 'adapters');
+    const stray = adapters.flatMap(([entry, names]) => strayTypes(SRC, entry, names, [join(dirname(entry), 'types.ts'), join('adapters', 'types.ts')]));
+    expect([adapters.length, stray]).toEqual([8, []]);
+  });
+
+  it('the types check follows every way an entry can export a type, and names the type and the file', () => {
+    const dir = useTempDir('adapter-types');
+    mkdirSync(join(dir, 'a'));
+    const write = (path: string, text: string): void => writeFileSync(join(dir, 'a', path), text);
+    write('index.ts', [
+      "export { withA } from './with-hooks.js';",
+      "export { Approvals } from './approvals.js';",
+      "export type { Options, Held as Pending } from './types.js';",
+      "export type { Step } from './with-hooks.js';",
+      "export type * from './call.js';",
+      "export type { Peer } from 'some-peer';",
+      'export interface Local { n: number }',
+      '',
+    ].join('\n'));
+    write('types.ts', "export interface Options { a?: number }\nexport type { Held } from './pending.js';\n");
+    write('pending.ts', 'export type Held = { id: string };\n');
+    write('with-hooks.ts', "import type { Options } from './types.js';\nexport type Step = 'before' | 'after';\nexport function withA(options: Options): Step { void options; return 'before'; }\n");
+    write('approvals.ts', 'export class Approvals {}\n');
+    write('call.ts', 'export interface Call { id: string }\n');
+    const names = ['withA', 'Approvals', 'Options', 'Pending', 'Step', 'Call', 'Peer', 'Local'];
+    expect(strayTypes(dir, join('a', 'index.ts'), names, [join('a', 'types.ts')])).toEqual([
+      `${join('a', 'index.ts')} exports type Pending, declared in ${join('a', 'pending.ts')}, not in ${join('a', 'types.ts')}`,
+      `${join('a', 'index.ts')} exports type Step, declared in ${join('a', 'with-hooks.ts')}, not in ${join('a', 'types.ts')}`,
+      `${join('a', 'index.ts')} exports type Call, declared in ${join('a', 'call.ts')}, not in ${join('a', 'types.ts')}`,
+      `${join('a', 'index.ts')} exports type Peer, declared in some-peer, not in ${join('a', 'types.ts')}`,
+      `${join('a', 'index.ts')} exports type Local, declared in ${join('a', 'index.ts')}, not in ${join('a', 'types.ts')}`,
+    ]);
   });
 });

@@ -26,39 +26,7 @@ import { ApprovalLedger, PER_ID_CAPACITY, alreadyResolved, askedInOf, callDigest
 import { jsonOf } from '../json-text.js';
 import { answerFor, deniedCalls } from './approval-messages.js';
 import { setBounded } from '../../internal/bounded-map.js';
-
-/**
- * What the SDK's `toolApproval` function may answer (`ai` 7): the string forms, or an object with a
- * reason the SDK passes on (`user-approval`: in the request; `denied`: in the `execution-denied` output).
- *
- * @example
- * ```ts
- * const status: ToolApprovalStatus = { type: 'user-approval', reason: 'outgoing mail' };
- * ```
- */
-export type ToolApprovalStatus =
-  | 'not-applicable'
-  | 'approved'
-  | 'denied'
-  | 'user-approval'
-  | { type: 'not-applicable'; reason?: never }
-  | { type: 'approved' | 'denied' | 'user-approval'; reason?: string };
-
-/**
- * What the SDK hands a `toolApproval` function (`ai` 7), as far as toolhooks reads it; typed here
- * rather than imported so the entry fits either `ai` line.
- *
- * @example
- * ```ts
- * const mine = (options: ToolApprovalOptions) => (options.toolCall.toolName === 'deploy' ? 'user-approval' : hooked.toolApproval(options));
- * ```
- */
-export interface ToolApprovalOptions {
-  readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
-  readonly tools?: unknown;
-  readonly toolsContext?: unknown;
-  readonly messages?: readonly unknown[];
-}
+import type { ToolApprovalOptions, ToolApprovalStatus } from './types.js';
 
 /** One call the approval flow handles: the tool's key in the set, the model's input and the SDK's call id. */
 export interface ApprovalCall {

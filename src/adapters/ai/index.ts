@@ -24,5 +24,4 @@
  */
 export { withHooks } from './with-hooks.js';
 export { recordInvalidToolCalls } from './invalid-calls.js';
-export type { FrameworkApprovalOptions, HookedTools, RecordInvalidToolCallsOptions, RepairToolCallOptions, WithHooksOptions } from './types.js';
-export type { ToolApprovalOptions, ToolApprovalStatus } from './approvals.js';
+export type { FrameworkApprovalOptions, HookedTools, RecordInvalidToolCallsOptions, RepairToolCallOptions, ToolApprovalOptions, ToolApprovalStatus, WithHooksOptions } from './types.js';

@@ -1,9 +1,9 @@
 /**
- * The public options of toolhooks/ai: {@link WithHooksOptions} (each extends the options every adapter
- * shares), what `withHooks` returns with framework approvals, and what `recordInvalidToolCalls` reads.
+ * The public types of toolhooks/ai: {@link WithHooksOptions} (each extends the options every adapter
+ * shares), what `withHooks` returns with framework approvals and the `toolApproval` shapes it answers
+ * with, and what `recordInvalidToolCalls` reads.
  */
 import type { AdapterOptions } from '../types.js';
-import type { ToolApprovalOptions, ToolApprovalStatus } from './approvals.js';
 
 /**
  * Options of {@link withHooks}.
@@ -104,4 +104,37 @@ export interface RecordInvalidToolCallsOptions<O extends RepairToolCallOptions =
    * here — the repaired call runs through the hooked tool like any other.
    */
   repair?: (options: O) => R | PromiseLike<R>;
+}
+
+/**
+ * What the SDK's `toolApproval` function may answer (`ai` 7): the string forms, or an object with a
+ * reason the SDK passes on (`user-approval`: in the request; `denied`: in the `execution-denied` output).
+ *
+ * @example
+ * ```ts
+ * const status: ToolApprovalStatus = { type: 'user-approval', reason: 'outgoing mail' };
+ * ```
+ */
+export type ToolApprovalStatus =
+  | 'not-applicable'
+  | 'approved'
+  | 'denied'
+  | 'user-approval'
+  | { type: 'not-applicable'; reason?: never }
+  | { type: 'approved' | 'denied' | 'user-approval'; reason?: string };
+
+/**
+ * What the SDK hands a `toolApproval` function (`ai` 7), as far as toolhooks reads it; typed here
+ * rather than imported so the entry fits either `ai` line.
+ *
+ * @example
+ * ```ts
+ * const mine = (options: ToolApprovalOptions) => (options.toolCall.toolName === 'deploy' ? 'user-approval' : hooked.toolApproval(options));
+ * ```
+ */
+export interface ToolApprovalOptions {
+  readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
+  readonly tools?: unknown;
+  readonly toolsContext?: unknown;
+  readonly messages?: readonly unknown[];
 }

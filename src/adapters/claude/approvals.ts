@@ -8,24 +8,11 @@
 import { brandAcrossBuilds, processWide } from '../../internal/brand.js';
 import { typeName } from '../../internal/describe.js';
 import { VERSION } from '../../version.js';
-import type { ApprovalRequest, ApprovalResponse } from '../../hook.js';
+import type { ApprovalResponse } from '../../hook.js';
 import { ApprovalLedger } from '../approval-ledger.js';
 import type { HandoffRequest } from '../../runner/handoff.js';
 import { setBounded } from '../../internal/bounded-map.js';
-
-/**
- * What a deferred call asked, for the app to show the person who decides: the fields of the runner's
- * {@link ApprovalRequest} that outlive the query — the call's `tool_use_id` (the SDK's
- * `deferred_tool_use.id`, and `toolhooks.approval.id`), the tool and arguments it would run (after the
- * hooks' Redirects), and the asking hook's name and reason (the SDK's result message does not carry it).
- *
- * @example
- * ```ts
- * const asked: DeferredApprovalRequest | undefined = approvals.request(result.deferred_tool_use.id);
- * if (asked !== undefined) console.log(`${asked.hook} asks before ${asked.toolName}: ${asked.reason}`);
- * ```
- */
-export type DeferredApprovalRequest = Pick<ApprovalRequest, 'id' | 'toolName' | 'args' | 'reason' | 'hook'>;
+import type { DeferredApprovalRequest } from './types.js';
 
 /**
  * The answers to calls that a hook's Ask deferred (PreToolUse `permissionDecision: 'defer'`): pass it

@@ -16,7 +16,5 @@
  */
 export { claudeAgentHooks } from './with-hooks.js';
 export { DeferredApprovals } from './approvals.js';
-export type { DeferredApprovalRequest } from './approvals.js';
 export { ClaudeToolError } from './tool-error.js';
-export type { ClaudeToolFailure } from './tool-error.js';
-export type { ClaudeAgentHooks, ClaudeAgentHooksOptions, ClaudeHookCallback, ClaudeHookEvent, ClaudeHookInput, ClaudeHookOutput } from './types.js';
+export type { ClaudeAgentHooks, ClaudeAgentHooksOptions, ClaudeHookCallback, ClaudeHookEvent, ClaudeHookInput, ClaudeHookOutput, ClaudeToolFailure, DeferredApprovalRequest } from './types.js';

@@ -2,9 +2,7 @@
  * The error onError hooks receive for a Claude Agent SDK tool call that did not succeed.
  */
 import { brandAcrossBuilds } from '../../internal/brand.js';
-
-/** Why a Claude tool call failed, as the SDK (or the adapter) reported it. */
-export type ClaudeToolFailure = 'failed' | 'interrupted' | 'permission_denied' | 'session_ended' | 'timeout';
+import type { ClaudeToolFailure } from './types.js';
 
 /**
  * A Claude tool call that failed: the SDK's PostToolUseFailure (`failed`, or `interrupted` when the

@@ -3,7 +3,9 @@
  * every adapter shares), and the Claude Agent SDK's hook shapes this adapter uses, written out
  * structurally: the SDK is an ES-module-only optional peer, and toolhooks/claude loads without it in
  * both module formats. They are assignable to the SDK's `Options['hooks']` (checked by the adapter's tests).
+ * Also what a deferred call asked ({@link DeferredApprovals}' requests) and why a call failed ({@link ClaudeToolError}).
  */
+import type { ApprovalRequest } from '../../hook.js';
 import type { AdapterOptions } from '../types.js';
 import type { DeferredApprovals } from './approvals.js';
 
@@ -77,3 +79,27 @@ export type ClaudeHookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure
 
 /** The `hooks` option of the SDK's `query()`. */
 export type ClaudeAgentHooks = Record<ClaudeHookEvent, { hooks: ClaudeHookCallback[] }[]>;
+
+/**
+ * What a deferred call asked, for the app to show the person who decides: the fields of the runner's
+ * {@link ApprovalRequest} that outlive the query — the call's `tool_use_id` (the SDK's
+ * `deferred_tool_use.id`, and `toolhooks.approval.id`), the tool and arguments it would run (after the
+ * hooks' Redirects), and the asking hook's name and reason (the SDK's result message does not carry it).
+ *
+ * @example
+ * ```ts
+ * const asked: DeferredApprovalRequest | undefined = approvals.request(result.deferred_tool_use.id);
+ * if (asked !== undefined) console.log(`${asked.hook} asks before ${asked.toolName}: ${asked.reason}`);
+ * ```
+ */
+export type DeferredApprovalRequest = Pick<ApprovalRequest, 'id' | 'toolName' | 'args' | 'reason' | 'hook'>;
+
+/**
+ * Why a Claude tool call failed, as the SDK (or the adapter) reported it: {@link ClaudeToolError}'s `failure`.
+ *
+ * @example
+ * ```ts
+ * const retryable = (failure: ClaudeToolFailure): boolean => failure === 'timeout' || failure === 'interrupted';
+ * ```
+ */
+export type ClaudeToolFailure = 'failed' | 'interrupted' | 'permission_denied' | 'session_ended' | 'timeout';

@@ -1,61 +1,18 @@
 /**
- * Ask onto a LangGraph interrupt (`approvals: 'framework'`): what the app receives in
- * `result.__interrupt__`, what it may resume with (`Command({ resume })`), and the approver the
- * middleware gives each call. LangGraph re-runs the tools node from its start on resume, so every
- * pass runs the hooks; the asking pass ends where `interrupt()` throws, the resumed one gets the
- * resume value from the same `interrupt()` call. How users see it: docs/adapters.md, "LangChain.js".
+ * Ask onto a LangGraph interrupt (`approvals: 'framework'`): builds what the app receives in
+ * `result.__interrupt__`, reads what it resumes with (`Command({ resume })`; both types are public, in
+ * types.ts), and gives the middleware each call's approver. LangGraph re-runs the tools node from its
+ * start on resume, so every pass runs the hooks; the asking pass ends where `interrupt()` throws, the
+ * resumed one gets the resume value from the same `interrupt()` call. How users see it: docs/adapters.md, "LangChain.js".
  * @internal
  */
-import type { HITLRequest, HITLResponse, ToolCallRequest } from 'langchain';
+import type { ToolCallRequest } from 'langchain';
 import { isPlainObject } from '../../decisions.js';
 import type { ApprovalRequest, ApprovalResponse, Approver, ToolArgs } from '../../hook.js';
 import type { ApprovalHandoff } from '../../runner/handoff.js';
 import type { ApprovalLedger } from '../approval-ledger.js';
 import { alreadyResolved, approvalId, askedInOf, callDigest, callSpanContext, linkToAsker, notAskedAbout } from '../approval-ledger.js';
-
-/**
- * The value of the interrupt an Ask raises (`result.__interrupt__[i].value`): LangChain's own
- * human-in-the-loop request (one action, the call E would run; its `description` shows the
- * arguments redacted, its `args` are the arguments themselves, as LangChain's are), so a UI built for
- * `humanInTheLoopMiddleware` shows it as it is, plus the call's approval details under `toolhooks`.
- *
- * @example
- * ```ts
- * const result = await agent.invoke(input, config);
- * for (const pending of result.__interrupt__ ?? []) {
- *   const { toolhooks: ask } = pending.value as ToolhooksApprovalInterrupt;
- *   console.log(`${ask.toolName} needs approval (${ask.reason}), call ${ask.toolCallId}`);
- * }
- * ```
- */
-export interface ToolhooksApprovalInterrupt extends HITLRequest {
-  /**
-   * The runner's {@link ApprovalRequest} as far as it outlives the run: the tool the call would run (a
-   * Redirect's target), its arguments, the arguments redacted (what to show a person), and the first
-   * asking hook and its reason.
-   */
-  readonly toolhooks: Pick<ApprovalRequest, 'toolName' | 'args' | 'redactedArgs' | 'reason' | 'hook'> & {
-    /** The approval id (`toolhooks.approval.id`): LangChain's tool call id. */
-    readonly approvalId: string;
-    /** LangChain's tool call id (the approval id's source). */
-    readonly toolCallId: string;
-  };
-}
-
-/**
- * What `new Command({ resume })` may carry to answer a {@link ToolhooksApprovalInterrupt}: toolhooks'
- * own {@link ApprovalResponse}, or LangChain's human-in-the-loop response with one decision
- * (`approve`; `edit` with the same tool name and the arguments to run with; `reject` with a message).
- *
- * @example
- * ```ts
- * import { Command } from '@langchain/langgraph';
- *
- * await agent.invoke(new Command({ resume: { approved: true } }), config);
- * await agent.invoke(new Command({ resume: { decisions: [{ type: 'reject', message: 'not today' }] } }), config);
- * ```
- */
-export type ToolhooksApprovalResume = ApprovalResponse | HITLResponse;
+import type { ToolhooksApprovalInterrupt } from './types.js';
 
 /** LangGraph's `interrupt()`, as the agent's runtime hands it to middleware (`request.runtime.interrupt`). */
 type Interrupt = (value: unknown) => unknown;

@@ -17,5 +17,4 @@
  */
 export { toolhooksMiddleware } from './middleware.js';
 export { withHooks } from './with-hooks.js';
-export type { LangChainWithHooksOptions, ToolhooksMiddlewareOptions } from './types.js';
-export type { ToolhooksApprovalInterrupt, ToolhooksApprovalResume } from './approvals.js';
+export type { LangChainWithHooksOptions, ToolhooksApprovalInterrupt, ToolhooksApprovalResume, ToolhooksMiddlewareOptions } from './types.js';

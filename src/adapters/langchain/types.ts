@@ -1,7 +1,10 @@
 /**
- * The public options of toolhooks/langchain: those of {@link toolhooksMiddleware} and of
- * {@link withHooks}, each extending the options every adapter shares.
+ * The public types of toolhooks/langchain: the options of {@link toolhooksMiddleware} and of
+ * {@link withHooks}, each extending the options every adapter shares, and with `approvals: 'framework'`
+ * the interrupt an Ask raises and what may resume it.
  */
+import type { HITLRequest, HITLResponse } from 'langchain';
+import type { ApprovalRequest, ApprovalResponse } from '../../hook.js';
 import type { AdapterOptions } from '../types.js';
 
 /**
@@ -43,3 +46,47 @@ export interface ToolhooksMiddlewareOptions<S = unknown> extends AdapterOptions<
  * ```
  */
 export type LangChainWithHooksOptions<S = unknown> = AdapterOptions<S>;
+
+/**
+ * The value of the interrupt an Ask raises (`result.__interrupt__[i].value`): LangChain's own
+ * human-in-the-loop request (one action, the call E would run; its `description` shows the
+ * arguments redacted, its `args` are the arguments themselves, as LangChain's are), so a UI built for
+ * `humanInTheLoopMiddleware` shows it as it is, plus the call's approval details under `toolhooks`.
+ *
+ * @example
+ * ```ts
+ * const result = await agent.invoke(input, config);
+ * for (const pending of result.__interrupt__ ?? []) {
+ *   const { toolhooks: ask } = pending.value as ToolhooksApprovalInterrupt;
+ *   console.log(`${ask.toolName} needs approval (${ask.reason}), call ${ask.toolCallId}`);
+ * }
+ * ```
+ */
+export interface ToolhooksApprovalInterrupt extends HITLRequest {
+  /**
+   * The runner's {@link ApprovalRequest} as far as it outlives the run: the tool the call would run (a
+   * Redirect's target), its arguments, the arguments redacted (what to show a person), and the first
+   * asking hook and its reason.
+   */
+  readonly toolhooks: Pick<ApprovalRequest, 'toolName' | 'args' | 'redactedArgs' | 'reason' | 'hook'> & {
+    /** The approval id (`toolhooks.approval.id`): LangChain's tool call id. */
+    readonly approvalId: string;
+    /** LangChain's tool call id (the approval id's source). */
+    readonly toolCallId: string;
+  };
+}
+
+/**
+ * What `new Command({ resume })` may carry to answer a {@link ToolhooksApprovalInterrupt}: toolhooks'
+ * own {@link ApprovalResponse}, or LangChain's human-in-the-loop response with one decision
+ * (`approve`; `edit` with the same tool name and the arguments to run with; `reject` with a message).
+ *
+ * @example
+ * ```ts
+ * import { Command } from '@langchain/langgraph';
+ *
+ * await agent.invoke(new Command({ resume: { approved: true } }), config);
+ * await agent.invoke(new Command({ resume: { decisions: [{ type: 'reject', message: 'not today' }] } }), config);
+ * ```
+ */
+export type ToolhooksApprovalResume = ApprovalResponse | HITLResponse;

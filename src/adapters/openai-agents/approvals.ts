@@ -11,6 +11,7 @@ import type { ToolArgs } from '../../hook.js';
 import { ApprovalLedger, alreadyResolved, askedInOf, callDigest, notAskedAbout } from '../approval-ledger.js';
 import { HeldCalls } from './held-calls.js';
 import { recordDeniedCall } from '../denied-call.js';
+import type { ApprovalRejectionsOptions, ToolErrorFormatter } from './types.js';
 
 /** The Agents SDK approvals of one `withHooks(…, { approvals: 'framework' })`. @internal */
 export class AgentsSdkApprovals {
@@ -71,25 +72,6 @@ export function agentsSdkApprovals<S>(core: RunnerCore<S>, where: string): Agent
 
 /** Hooked tools (with `approvals: 'framework'`) and whose approvals they are. */
 const registry = new WeakMap<object, { readonly approvals: AgentsSdkApprovals; readonly name: string }>();
-
-/** What the SDK passes a `toolErrorFormatter` (the fields read here; `@openai/agents`' `ToolErrorFormatterArgs`). */
-export interface ToolErrorFormatterArgs {
-  readonly kind: string;
-  readonly toolType: string;
-  readonly toolName: string;
-  readonly callId: string;
-  readonly defaultMessage: string;
-  readonly runContext?: unknown;
-}
-
-/** A `toolErrorFormatter` of the Agents SDK's Runner (its `RunConfig.toolErrorFormatter`). */
-export type ToolErrorFormatter = (args: ToolErrorFormatterArgs) => string | undefined | Promise<string | undefined>;
-
-/** Options of {@link approvalRejections}. */
-export interface ApprovalRejectionsOptions {
-  /** Your own formatter: what it returns is what the model reads (for every kind of error it formats). */
-  formatter?: ToolErrorFormatter;
-}
 
 /**
  * A `toolErrorFormatter` for the Agents SDK's `Runner` that records each call of the given hooked

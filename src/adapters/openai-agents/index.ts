@@ -16,6 +16,5 @@
  * @packageDocumentation
  */
 export { withHooks } from './with-hooks.js';
-export type { ApprovalsMode, WithHooksOptions } from './types.js';
+export type { ApprovalRejectionsOptions, ApprovalsMode, ToolErrorFormatter, ToolErrorFormatterArgs, WithHooksOptions } from './types.js';
 export { approvalRejections } from './approvals.js';
-export type { ApprovalRejectionsOptions, ToolErrorFormatter, ToolErrorFormatterArgs } from './approvals.js';

@@ -1,6 +1,7 @@
 /**
- * The public options of toolhooks/openai-agents: those of {@link withHooks} (extending the options
- * every adapter shares) and where an Ask is answered.
+ * The public types of toolhooks/openai-agents: the options of {@link withHooks} (extending the options
+ * every adapter shares), where an Ask is answered, and the `toolErrorFormatter` shapes of
+ * {@link approvalRejections}.
  */
 import type { AdapterOptions } from '../types.js';
 
@@ -38,3 +39,45 @@ export interface WithHooksOptions<S = unknown> extends AdapterOptions<S> {
  * ```
  */
 export type ApprovalsMode = 'runner' | 'framework';
+
+/**
+ * What the SDK passes a `toolErrorFormatter` (the fields read here; `@openai/agents`' `ToolErrorFormatterArgs`).
+ *
+ * @example
+ * ```ts
+ * const formatter = ({ kind, toolName, defaultMessage }: ToolErrorFormatterArgs) => (kind === 'approval_rejected' ? `${toolName} was not approved` : defaultMessage);
+ * ```
+ */
+export interface ToolErrorFormatterArgs {
+  readonly kind: string;
+  readonly toolType: string;
+  readonly toolName: string;
+  readonly callId: string;
+  readonly defaultMessage: string;
+  readonly runContext?: unknown;
+}
+
+/**
+ * A `toolErrorFormatter` of the Agents SDK's Runner (its `RunConfig.toolErrorFormatter`): what
+ * {@link approvalRejections} returns and what its `formatter` option takes.
+ *
+ * @example
+ * ```ts
+ * const toolErrorFormatter: ToolErrorFormatter = approvalRejections(tools);
+ * const sdk = new Runner({ toolErrorFormatter });
+ * ```
+ */
+export type ToolErrorFormatter = (args: ToolErrorFormatterArgs) => string | undefined | Promise<string | undefined>;
+
+/**
+ * Options of {@link approvalRejections}.
+ *
+ * @example
+ * ```ts
+ * const toolErrorFormatter = approvalRejections(tools, { formatter: ({ toolName }) => `${toolName} was rejected by the reviewer` });
+ * ```
+ */
+export interface ApprovalRejectionsOptions {
+  /** Your own formatter: what it returns is what the model reads (for every kind of error it formats). */
+  formatter?: ToolErrorFormatter;
+}

@@ -15,35 +15,10 @@ import { setBounded } from '../../internal/bounded-map.js';
 import { quoteValue } from '../../internal/describe.js';
 import { ApprovalLedger, alreadyResolved, askedInOf, callDigest, callSpanContext, linkToAsker } from '../approval-ledger.js';
 import { jsonOf } from '../json-text.js';
-import type { StrandsToolContext } from './types.js';
+import type { StrandsToolContext, ToolhooksInterruptReason } from './types.js';
 
 /** The name of the interrupt an Ask raises (Strands' interrupt id is `tool:<toolUseId>:toolhooks`). */
 const INTERRUPT_NAME = 'toolhooks';
-
-/**
- * The `reason` of the interrupt an Ask raises (`result.interrupts[i].reason`): the call the hooks
- * ask about and why, so the app can show it.
- *
- * @example
- * ```ts
- * const result = await agent.invoke('clean up the build folder');
- * for (const pending of result.interrupts ?? []) {
- *   const { toolhooks: ask } = pending.reason as ToolhooksInterruptReason;
- *   console.log(`${ask.toolName} needs approval (${ask.reason}) from ${ask.hook}`);
- * }
- * ```
- */
-export interface ToolhooksInterruptReason {
-  /**
-   * The runner's {@link ApprovalRequest} as far as it outlives the run: the tool the call would run (a
-   * Redirect's target), its arguments, the arguments redacted (what to show a person), and the first
-   * asking hook and its reason.
-   */
-  readonly toolhooks: Pick<ApprovalRequest, 'toolName' | 'args' | 'redactedArgs' | 'reason' | 'hook'> & {
-    /** The approval id (`toolhooks.approval.id`): Strands' tool use id. */
-    readonly approvalId: string;
-  };
-}
 
 /** Strands' suspension: the `InterruptError` an unanswered interrupt throws (recognised by name, without loading Strands). */
 function isStrandsInterrupt(error: unknown): boolean {

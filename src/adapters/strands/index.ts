@@ -17,5 +17,4 @@
  */
 export { toolhooksHooks } from './with-hooks.js';
 export { ToolhooksInterventions } from './handler.js';
-export type { ToolhooksInterruptReason } from './approvals.js';
-export type { ToolhooksHooksOptions, StrandsAgent, StrandsBeforeToolCallEvent, StrandsInterventionAction, StrandsProceed, StrandsResultContent, StrandsTool, StrandsToolContext, StrandsToolResultBlock, StrandsToolUse } from './types.js';
+export type { ToolhooksHooksOptions, StrandsAgent, StrandsBeforeToolCallEvent, StrandsInterventionAction, StrandsProceed, StrandsResultContent, StrandsTool, StrandsToolContext, StrandsToolResultBlock, StrandsToolUse, ToolhooksInterruptReason } from './types.js';

@@ -3,8 +3,10 @@
  * every adapter shares), and the Strands Agents shapes this adapter uses, written out structurally:
  * Strands is an optional peer, and toolhooks/strands loads without it in both module formats. The
  * handler they build is what a Strands `Agent` takes in its `interventions` (checked by the adapter's
- * tests against `@strands-agents/sdk` 1.19).
+ * tests against `@strands-agents/sdk` 1.19). Also the reason of the interrupt an Ask raises with
+ * `approvals: 'framework'`.
  */
+import type { ApprovalRequest } from '../../hook.js';
 import type { AdapterOptions } from '../types.js';
 
 /**
@@ -96,3 +98,28 @@ export type StrandsInterventionAction =
       /** Strands calls it with the event the action answers (typed as any lifecycle event by Strands). */
       readonly apply: (event: object) => void;
     };
+
+/**
+ * The `reason` of the interrupt an Ask raises (`result.interrupts[i].reason`): the call the hooks
+ * ask about and why, so the app can show it.
+ *
+ * @example
+ * ```ts
+ * const result = await agent.invoke('clean up the build folder');
+ * for (const pending of result.interrupts ?? []) {
+ *   const { toolhooks: ask } = pending.reason as ToolhooksInterruptReason;
+ *   console.log(`${ask.toolName} needs approval (${ask.reason}) from ${ask.hook}`);
+ * }
+ * ```
+ */
+export interface ToolhooksInterruptReason {
+  /**
+   * The runner's {@link ApprovalRequest} as far as it outlives the run: the tool the call would run (a
+   * Redirect's target), its arguments, the arguments redacted (what to show a person), and the first
+   * asking hook and its reason.
+   */
+  readonly toolhooks: Pick<ApprovalRequest, 'toolName' | 'args' | 'redactedArgs' | 'reason' | 'hook'> & {
+    /** The approval id (`toolhooks.approval.id`): Strands' tool use id. */
+    readonly approvalId: string;
+  };
+}
