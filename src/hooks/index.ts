@@ -13,8 +13,6 @@
  * @packageDocumentation
  */
 export { MetricsHook } from './metrics-hook.js';
-export type { MetricsHookOptions } from './metrics-hook.js';
 export { LoggingHook } from './logging-hook.js';
-export type { LoggingHookOptions } from './logging-hook.js';
 export { otelDestination } from './otel-destination.js';
-export type { OTelDestinationOptions } from './otel-destination.js';
+export type { LoggingHookOptions, MetricsHookOptions, OTelDestinationOptions } from './types.js';

@@ -51,35 +51,7 @@ import {
 import { FailureCounter } from '../telemetry/warn-once.js';
 import { otelDestination } from './otel-destination.js';
 import { stdoutDestination } from './stdout-destination.js';
-
-/**
- * Options of {@link LoggingHook}.
- *
- * @example
- * ```ts
- * new LoggingHook({ logger: appLogger, level: 'warn' }); // only aborted/failed calls and hook failures
- * ```
- */
-export interface LoggingHookOptions {
-  /**
-   * The pino logger to write to. Default: a pino logger named `toolhooks` writing to stdout (without ever
-   * blocking: when stdout is a pipe nobody reads, records wait in a 1 MiB buffer and then are dropped
-   * and counted, with a `TOOLHOOKS_LOG_DROPPED` warning and the count at exit) and, through
-   * {@link otelDestination}, to the global OTel LoggerProvider. A logger you pass is used as it is: add
-   * `otelDestination()` to its streams (or run `@opentelemetry/instrumentation-pino`) to get its records
-   * into OTLP as well.
-   */
-  readonly logger?: Logger;
-  /**
-   * Lowest level written. Default `info` (everything this hook writes). With your own logger, a child
-   * logger at this level is used; without it, your logger's level applies.
-   */
-  readonly level?: LevelWithSilentOrString;
-  /** Which tools to log. Default: all tools. */
-  readonly tools?: ToolMatcher;
-  /** The hook's telemetry name. Default: `LoggingHook`. */
-  readonly name?: string;
-}
+import type { LoggingHookOptions } from './types.js';
 
 type Fields = Record<string, unknown>;
 

@@ -38,27 +38,7 @@ import {
 import { FollowGlobal } from '../telemetry/follow-global.js';
 import { FailureCounter } from '../telemetry/warn-once.js';
 import { VERSION } from '../version.js';
-
-/**
- * Options of {@link MetricsHook}.
- *
- * @example
- * ```ts
- * new MetricsHook({ meter: myMeterProvider.getMeter('toolhooks'), tools: /^db_/ });
- * ```
- */
-export interface MetricsHookOptions {
-  /**
-   * The meter to record with. Default: `metrics.getMeter('toolhooks', VERSION)` from the global
-   * MeterProvider, looked up again whenever the global provider changes, so a hook built before
-   * `startTelemetry()` (or the app's own SDK) registers its provider still records into it.
-   */
-  readonly meter?: Meter;
-  /** Which tools to record. Default: all tools. */
-  readonly tools?: ToolMatcher;
-  /** The hook's telemetry name. Default: `MetricsHook`. */
-  readonly name?: string;
-}
+import type { MetricsHookOptions } from './types.js';
 
 interface Instruments {
   readonly toolDuration: Histogram;

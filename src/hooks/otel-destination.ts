@@ -12,19 +12,7 @@ import { INSTRUMENTATION_NAME, LOG_SPAN_ID, LOG_TRACE_FLAGS, LOG_TRACE_ID } from
 import { FollowGlobal } from '../telemetry/follow-global.js';
 import { FailureCounter } from '../telemetry/warn-once.js';
 import { VERSION } from '../version.js';
-
-/**
- * Options of {@link otelDestination}.
- *
- * @example
- * ```ts
- * otelDestination({ loggerName: 'my-agent' });
- * ```
- */
-export interface OTelDestinationOptions {
-  /** The OTel logger (instrumentation scope) name. Default: `toolhooks`. */
-  readonly loggerName?: string;
-}
+import type { OTelDestinationOptions } from './types.js';
 
 /**
  * pino's default numeric levels, mapped to OTel severity numbers (the Logs data model's TRACE 1, DEBUG 5,

@@ -7,16 +7,8 @@
  */
 import { quoteValue } from '../internal/describe.js';
 import { getNumberFromEnv, getStringFromEnv } from './sdk-parts.js';
+import type { OtlpProtocol } from './types.js';
 
-/**
- * The OTLP/HTTP encodings startTelemetry can export with.
- *
- * @example
- * ```ts
- * await startTelemetry({ protocol: 'http/json' });
- * ```
- */
-export type OtlpProtocol = 'http/protobuf' | 'http/json';
 type Signal = 'traces' | 'metrics' | 'logs';
 
 const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json'];

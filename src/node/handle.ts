@@ -10,56 +10,7 @@ import type { ExportTails } from './export-tails.js';
 import type { SignalExport } from './exporters.js';
 import type { OpenSpans } from './open-spans.js';
 import { outputFlushed } from './stdout.js';
-
-/**
- * What became of a {@link startTelemetry} call:
- * - `started`: it registered its own providers and exports;
- * - `existing`: a tracer provider was already registered (the app runs its own SDK), so it registered
- *   nothing and toolhooks' spans, metrics and logs go through the app's providers;
- * - `disabled`: `OTEL_SDK_DISABLED=true`, nothing was started.
- *
- * @example
- * ```ts
- * const telemetry = startTelemetry();
- * if (telemetry.status === 'existing') console.log('using the app\'s OpenTelemetry SDK');
- * ```
- */
-export type TelemetryStatus = 'started' | 'existing' | 'disabled';
-
-/**
- * Control over what {@link startTelemetry} started.
- *
- * @example
- * ```ts
- * const telemetry = startTelemetry({ prometheus: { port: 9464 } });
- * await telemetry.ready; // optional: rejects when the Prometheus port cannot be bound
- * process.once('beforeExit', () => void telemetry.shutdown());
- * ```
- */
-export interface TelemetryHandle {
-  readonly status: TelemetryStatus;
-  /**
-   * Resolves when every endpoint startTelemetry() opened listens (today: the Prometheus endpoint; at once
-   * without one). Rejects, with an error naming the port, when one cannot listen, and says so once through
-   * `diag.error`. Awaiting it is optional: a rejection nobody awaits does not crash the process.
-   */
-  readonly ready: Promise<void>;
-  /** Exports everything recorded so far. Never rejects: export failures are reported through `diag`. */
-  forceFlush(): Promise<void>;
-  /**
-   * Waits for tool calls still running (half of `shutdownTimeoutMillis` at most; what ends meanwhile is
-   * delivered, spans and log records), then flushes and stops every signal (waiting until console output
-   * has left the process), closes the Prometheus endpoint and unregisters the global providers it
-   * registered (so `startTelemetry()` may be called again). Gives up after `shutdownTimeoutMillis` (2 s by
-   * default): what was not delivered by then is dropped, and what was dropped and why — spans of calls
-   * still running included — is said once, on one line (a process warning with code
-   * `TOOLHOOKS_TELEMETRY_DROPPED`, or `diag.warn` when a diag logger is registered). Once it resolves,
-   * nothing of toolhooks keeps the process alive: exports still trying a dead collector are given up.
-   * Idempotent: later calls return the same promise. Never rejects. With status `existing` or `disabled`
-   * it does nothing: the app owns its SDK.
-   */
-  shutdown(): Promise<void>;
-}
+import type { TelemetryHandle, TelemetryStatus } from './types.js';
 
 /** The parts of a started SDK that the handle drives. */
 export interface RunningParts {

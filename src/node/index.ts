@@ -17,11 +17,14 @@
 // First: an unsupported Node or API fails here with one clear error, before any SDK code runs.
 import './platform.js';
 export { startTelemetry } from './start-telemetry.js';
-export type { StartTelemetryOptions } from './options.js';
-export type { TelemetryHandle, TelemetryStatus } from './handle.js';
-export type { OtlpProtocol } from './environment.js';
 export { TreeSpanExporter } from './tree-exporter.js';
 export { EventToSpanEventProcessor } from './event-bridge.js';
 export { terminalApprover } from './terminal-approver.js';
-export type { TerminalApproverOptions } from './terminal-approver.js';
-export type { TreeSpanExporterOptions } from './tree-exporter.js';
+export type {
+  OtlpProtocol,
+  StartTelemetryOptions,
+  TelemetryHandle,
+  TelemetryStatus,
+  TerminalApproverOptions,
+  TreeSpanExporterOptions,
+} from './types.js';

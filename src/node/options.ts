@@ -5,68 +5,10 @@
 import { resolve } from 'node:path';
 import { anything, duration, readOptions } from '../internal/validate.js';
 import { checkProtocol, invalid, isHttpUrl, tracesFileFromEnv } from './environment.js';
-import type { OtlpProtocol } from './environment.js';
+import type { OtlpProtocol, StartTelemetryOptions } from './types.js';
 
 /** Default `shutdownTimeoutMillis`. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
-
-/**
- * Options of {@link startTelemetry}. Every one is optional; the standard `OTEL_*` variables fill the gaps.
- *
- * @example
- * ```ts
- * startTelemetry({ serviceName: 'my-agent', endpoint: 'http://otel-collector:4318', prometheus: { port: 9464 } });
- * ```
- */
-export interface StartTelemetryOptions {
-  /** `service.name` of everything exported. Default: `OTEL_SERVICE_NAME`, else `unknown_service:node`. */
-  readonly serviceName?: string;
-  /**
-   * Base URL of an OTLP/HTTP receiver, e.g. `http://localhost:4318`; `/v1/traces`, `/v1/metrics` and
-   * `/v1/logs` are appended. Overrides `OTEL_EXPORTER_OTLP_ENDPOINT` and the per-signal variables.
-   * Default: those variables, else `http://localhost:4318`.
-   */
-  readonly endpoint?: string;
-  /** OTLP encoding. Overrides `OTEL_EXPORTER_OTLP_PROTOCOL` (and the per-signal ones). Default `http/protobuf`. */
-  readonly protocol?: OtlpProtocol;
-  /** Extra HTTP headers on every export (e.g. an API key), merged over `OTEL_EXPORTER_OTLP_HEADERS`. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /**
-   * Print spans to stdout instead of exporting them: `true` prints each span as an object, `'tree'` prints
-   * each trace as an indented tree with its decisions (see `TreeSpanExporter`). Control characters
-   * in names, reasons and messages are printed escaped. Metrics and logs are then exported only when an
-   * endpoint is configured (`endpoint` or an `OTEL_EXPORTER_OTLP_*ENDPOINT` variable), so a laptop without
-   * a collector gets no export errors.
-   */
-  readonly console?: boolean | 'tree';
-  /**
-   * Append traces to this file as OTLP/JSON lines (one `ExportTraceServiceRequest` per line), the format
-   * the Collector's `otlpjsonfile` receiver and `toolhooks replay` read; relative to the current directory.
-   * Overrides `TOOLHOOKS_TRACES_FILE`. Traces then go to the file (and to the console with `console`), and
-   * over OTLP only when an endpoint is configured; so do metrics and logs. A file that cannot be written
-   * is said once, naming the path, and tool calls go on.
-   */
-  readonly file?: string;
-  /**
-   * Also serve metrics for Prometheus to scrape at `http://{host}:{port}/metrics`. `host` defaults to
-   * `127.0.0.1`: set `'0.0.0.0'` deliberately to expose it beyond the machine.
-   */
-  readonly prometheus?: { readonly port: number; readonly host?: string };
-  /** How often metrics are pushed over OTLP. Default: `OTEL_METRIC_EXPORT_INTERVAL`, else 60 000 ms. */
-  readonly metricExportIntervalMillis?: number;
-  /**
-   * How long `shutdown()` may take to deliver what is still buffered before it gives up, drops the rest
-   * and says so on one line. Default 2000 ms: a collector that is down then costs 2 s at exit, not the
-   * exporters' full retry timeout (`OTEL_EXPORTER_OTLP_TIMEOUT`, 10 s).
-   */
-  readonly shutdownTimeoutMillis?: number;
-  /**
-   * Install the event-to-span-event bridge (`EventToSpanEventProcessor`) in the LoggerProvider it
-   * starts, so that decision records written as log events (the runner's `decisionRecords: 'log-events'`)
-   * also show as span events on their phase spans. Default `false`.
-   */
-  readonly eventBridge?: boolean;
-}
 
 /** Options as checked: the console mode resolved, the shutdown deadline defaulted. */
 export interface CheckedOptions {

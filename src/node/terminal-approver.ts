@@ -15,23 +15,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApprovalRequest, ApprovalResponse, Approver } from '../hook.js';
 import { duration, object, readOptions } from '../internal/validate.js';
 import { escapeControlCharacters } from '../telemetry/capture/sanitize.js';
-
-/**
- * Options of {@link terminalApprover}.
- *
- * @example
- * ```ts
- * terminalApprover({ timeoutMs: 60_000 }); // process.stdin / process.stdout, a minute per request
- * ```
- */
-export interface TerminalApproverOptions {
-  /** Where answers are read. Default `process.stdin`. */
-  readonly input?: Readable;
-  /** Where requests are shown. Default `process.stdout`. */
-  readonly output?: Writable;
-  /** How long one request waits for an answer once shown; then it is denied. Default: no limit of its own. */
-  readonly timeoutMs?: number;
-}
+import type { TerminalApproverOptions } from './types.js';
 
 /** Recorded as `toolhooks.approval.approver`. */
 const APPROVER_REF = 'terminal';

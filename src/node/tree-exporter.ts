@@ -45,14 +45,7 @@ import { escapeControlCharacters, oneLine } from '../telemetry/capture/sanitize.
 import { ExportResultCode } from './sdk-parts.js';
 import type { ExportResult, ReadableSpan, SpanExporter } from './sdk-parts.js';
 import { stdoutFlushed } from './stdout.js';
-
-/** Options of a {@link TreeSpanExporter}. */
-export interface TreeSpanExporterOptions {
-  /** Where the text goes. Default: `process.stdout`. */
-  write?: (text: string) => void;
-  /** Colour the output with ANSI codes. Default: when writing to a TTY stdout. */
-  color?: boolean;
-}
+import type { TreeSpanExporterOptions } from './types.js';
 
 /**
  * Prints every trace as an indented tree once its root span has ended (spans whose parent never

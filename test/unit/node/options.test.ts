@@ -1,6 +1,6 @@
 /** startTelemetry()'s options are checked as strictly for JavaScript callers as the types check them. */
 import { describe, expect, it } from 'vitest';
-import type { StartTelemetryOptions } from '../../../src/node/options.js';
+import type { StartTelemetryOptions } from '../../../src/node/types.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, checkOptions } from '../../../src/node/options.js';
 
 const check = (options: unknown) => checkOptions(options as StartTelemetryOptions);
