@@ -2,9 +2,9 @@
 // The version matrix (test/versions.json): for each entry, its oldest and newest points. A point in the
 // lane `matrix` is installed into test/versions/<entry>-<point>/ (its exact versions, lockfile-less,
 // skipped when that folder already holds them) and the entry's tests run against it (vitest project
-// `matrix`, TOOLHOOKS_MATRIX=<entry>:<point>). A point in the lane `root`, `sdk2` or `strands` is run by the
-// normal tiers (`npm test`) and only listed here. Prints one line per point and a summary with times;
-// exits 1 when a point failed.
+// `matrix`, TOOLHOOKS_MATRIX=<entry>:<point>), but for those the point's `exclude` names. A point in the
+// lane `root`, `sdk2` or `strands` is run by the normal tiers (`npm test`) and only listed here. Prints
+// one line per point and a summary with times; exits 1 when a point failed.
 //
 // Usage: node scripts/test-versions.mjs [--list] [--registry] [<entry>[:oldest|:newest] ...]
 //   --list      print the points and where each runs; install and run nothing
@@ -46,7 +46,9 @@ function selectedPoints() {
 
 /** The versions a point pins, by package name. */
 const versionsOf = (spec) => spec.install ?? spec.versions ?? {};
-const describe = (spec) => Object.entries(versionsOf(spec)).map(([name, version]) => `${name}@${version}`).join(' ');
+/** A point's versions, and the entry's tests it leaves out (its `exclude`). */
+const describe = (spec) =>
+  Object.entries(versionsOf(spec)).map(([name, version]) => `${name}@${version}`).join(' ') + (spec.exclude?.length ? ` (without ${spec.exclude.join(', ')})` : '');
 
 /** Installs a matrix point into its lane folder, unless that folder holds exactly these versions already. */
 function install(dir, spec) {

@@ -1,7 +1,7 @@
 /**
- * toolhooks/strands inside Strands Agents' own Agent (`@strands-agents/sdk` 1.19, the Strands lane),
- * driven by a scripted model, offline. No tracer provider is registered globally here, so Strands'
- * own tracing records nothing (strands-traced.test.ts has it on).
+ * toolhooks/strands inside Strands Agents' own Agent (`@strands-agents/sdk` 1.19 in the Strands lane; the
+ * version matrix runs it on 1.11.2 too), driven by a scripted model, offline. No tracer provider is
+ * registered globally here, so Strands' own tracing records nothing (strands-traced.test.ts has it on).
  */
 import { Agent, FunctionTool, JsonBlock, TextBlock, Tool, ToolResultBlock } from '@strands-agents/sdk';
 import type { InterventionHandler, ToolContext, ToolStreamGenerator } from '@strands-agents/sdk';
