@@ -8,7 +8,7 @@ import { errorMessage } from '../internal/describe.js';
 
 /** The peers the policy engines load, with the range toolhooks is tested against. */
 export const PEERS = {
-  '@open-policy-agent/opa-wasm': '^1.10.0',
+  '@open-policy-agent/opa-wasm': '^1.6.0',
   '@cedar-policy/cedar-wasm': '^4.9.1',
 } as const;
 

@@ -188,4 +188,22 @@ describe('test/versions.json', () => {
   it("agrees with the ranges toolhooks/policy names when a peer is missing", () => {
     for (const [name, range] of Object.entries(POLICY_PEERS)) expect(range, name).toBe(pkg.peerDependencies[name]);
   });
+
+  it('agrees with the range each adapter names in its messages (SUPPORTED_*_RANGE)', () => {
+    // `^1.58.0` and `>=1.58.0 <2` are the same releases: compared as bounds.
+    const bounds = (range: string): string => {
+      const caret = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(range);
+      if (caret === null || caret[1] === '0') return range;
+      return `>=${caret[1]}.${caret[2]}.${caret[3]} <${Number(caret[1]) + 1}`;
+    };
+    const named = globSync('src/adapters/*/*.ts', { cwd: new URL('.', root) }).flatMap((file) =>
+      [...readFileSync(new URL(file, root), 'utf8').matchAll(/const SUPPORTED_\w+_RANGE = '(\S+) ([^']+)';/g)].map((match) => ({
+        file,
+        name: match[1] as string,
+        range: match[2] as string,
+      })),
+    );
+    expect(named.length).toBeGreaterThanOrEqual(4);
+    for (const { file, name, range } of named) expect(bounds(range), `${file}: ${name}`).toBe(bounds(pkg.peerDependencies[name] ?? 'not a peer'));
+  });
 });

@@ -23,7 +23,7 @@ import { agentsSdkApprovals } from './approvals.js';
 import type { WithHooksOptions } from './types.js';
 
 /** The versions whose function tools this adapter knows (their shape is checked when wrapping). */
-const SUPPORTED_AGENTS_RANGE = '@openai/agents >=0.20.0 <0.21';
+const SUPPORTED_AGENTS_RANGE = '@openai/agents >=0.14.0 <0.21';
 
 type Invoke = (runContext: unknown, input: string, details?: unknown) => Promise<unknown>;
 type NeedsApproval = (runContext: unknown, input: unknown, callId?: string) => Promise<boolean>;

@@ -13,7 +13,7 @@ import { runStrandsCall } from './call.js';
 import type { StrandsBeforeToolCallEvent, StrandsInterventionAction, StrandsProceed, StrandsTool, StrandsToolContext, StrandsToolResultBlock } from './types.js';
 
 /** The Strands line this adapter is written against. */
-const SUPPORTED_STRANDS_RANGE = '@strands-agents/sdk >=1.19.0 <2';
+const SUPPORTED_STRANDS_RANGE = '@strands-agents/sdk >=1.11.2 <2';
 
 const PROCEED: StrandsProceed = Object.freeze({ type: 'proceed' });
 

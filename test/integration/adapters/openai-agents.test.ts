@@ -194,7 +194,7 @@ describe("the SDK's own approvals through hooked tools", () => {
 describe('withHooks bad input', () => {
   it('a tool of another SDK shape is a TypeError at wrap time naming the supported range', () => {
     const legacy = [{ type: 'function', name: 'old', execute: async () => 'x' }];
-    expect(() => withHooks(legacy, hooks([]))).toThrow(/tools\[0\] is a function tool of another version.*@openai\/agents >=0\.20\.0 <0\.21/);
+    expect(() => withHooks(legacy, hooks([]))).toThrow(/tools\[0\] is a function tool of another version.*@openai\/agents >=0\.14\.0 <0\.21/);
     expect(() => withHooks({} as never, hooks([]))).toThrow(/tools must be an Agent's array of tools/);
     expect(() => withHooks([], hooks([]), { stat: 1 } as never)).toThrow(/state/);
   });

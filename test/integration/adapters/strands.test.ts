@@ -234,7 +234,7 @@ describe('toolhooksHooks: bad input', () => {
     return new Promise<void>((resolve) =>
       setImmediate(() => {
         process.off('warning', listener);
-        expect(warnings.filter((message) => message.includes('@strands-agents/sdk >=1.19.0 <2'))).toHaveLength(1);
+        expect(warnings.filter((message) => message.includes('@strands-agents/sdk >=1.11.2 <2'))).toHaveLength(1);
         resolve();
       }),
     );
