@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vitest/config';
 import { defineConfig } from 'vitest/config';
@@ -90,7 +90,13 @@ function matrixProjects(run: string | undefined) {
       const match = names.find(([name]) => source === name || source.startsWith(`${name}/`));
       if (match === undefined) return null;
       const [name, target] = match;
-      return this.resolve(target + source.slice(name.length), importer, { ...options, skipSelf: true });
+      const resolved = await this.resolve(target + source.slice(name.length), importer, { ...options, skipSelf: true });
+      // Resolution walks up to the main install's node_modules when the point's copy is broken: the point
+      // would pass on the wrong version, so anything but the point's own copy fails it.
+      if (resolved === null || !resolved.id.startsWith(`${laneDir}${sep}`)) {
+        throw new Error(`matrix lane ${run}: ${source} resolves to ${resolved?.id ?? 'nothing'}, not into ${laneDir} (reinstall: rm -rf ${laneDir}; node scripts/test-versions.mjs ${run})`);
+      }
+      return resolved;
     },
   };
   return [
