@@ -7,29 +7,33 @@
  * export is used by definition. The files come parsed from ./sources.ts (once per process, shared with the
  * other checks of the code; node_modules folders, such as the install lanes under test/, are not read).
  */
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
 import { parsedSource, parsedSources } from './sources.js';
 
-/** The files whose exports are the package's surface, relative to src/. */
-export const ENTRY_POINTS: readonly string[] = [
-  'index.ts',
-  'hooks/index.ts',
-  'node/index.ts',
-  'replay/index.ts',
-  'cli/bin.ts',
-  'adapters/ai/index.ts',
-  'adapters/mcp/index.ts',
-  'adapters/langchain/index.ts',
-  'adapters/claude/index.ts',
-  'adapters/openai-agents/index.ts',
-  'adapters/mastra/index.ts',
-  'adapters/adk/index.ts',
-  'limits/index.ts',
-  'receipts/index.ts',
-  'policy/index.ts',
-  'adapters/strands/index.ts',
-];
+/** The package's `exports` (ESM builds) and `bin`, as in package.json. */
+interface PackageSurface {
+  readonly exports: Readonly<Record<string, string | { readonly import?: { readonly default?: string } }>>;
+  readonly bin: Readonly<Record<string, string>>;
+}
+
+/** A built file (`./dist/esm/adapters/ai/index.js`) as the source it is compiled from (`adapters/ai/index.ts`). */
+function sourceOf(built: string): string {
+  const match = /^\.\/dist\/esm\/(.+)\.js$/.exec(built);
+  if (match === null) throw new Error(`package.json names ${built}, not a file of dist/esm/`);
+  return `${match[1] as string}.ts`;
+}
+
+/**
+ * The files whose exports are the package's surface, relative to src/: read from package.json's `exports`
+ * and `bin`, so a new entry point is checked as soon as it is published.
+ */
+export const ENTRY_POINTS: readonly string[] = (() => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageSurface;
+  const entries = Object.values(pkg.exports).flatMap((target) => (typeof target === 'string' ? [] : [sourceOf(target.import?.default ?? '')]));
+  return [...entries, ...Object.values(pkg.bin).map(sourceOf)];
+})();
 
 const ALL = '*';
 
