@@ -92,7 +92,7 @@ describe.skipIf(pipelineSkipNote() !== undefined)('a sampler killed mid-run and 
     const during = driven.send<BatchReport>('run during 3000');
     const victim = running.samplers[1];
     if (victim === undefined) throw new Error('no second sampler');
-    await waitForCollectors('the second sampler to hold 300 undecided traces', [victim], async () => (await undecided(victim)).held >= 300);
+    await waitForCollectors('the second sampler to hold 100 undecided traces', [victim], async () => (await undecided(victim)).held >= 100);
     const sentBefore = await gateway.metric('otelcol_loadbalancer_backend_outcome', { endpoint: victim.otlpGrpcEndpoint });
     // What a crash loses is what the sampler holds at that instant. Its counters trail what it has
     // accepted (the processor works through its input after the receiver acknowledges it), so the gateway
@@ -153,6 +153,7 @@ describe.skipIf(pipelineSkipNote() !== undefined)('a sampler killed mid-run and 
     // the traces the sampler said it held when it died (a trace without its root is what is left of a lost
     // call). Calls made while it was down waited in the gateway and arrived whole.
     expect(outside.map(({ id }) => id)).toEqual([]);
+    expect(held, 'the sampler held traces when it was killed').toBeGreaterThan(0);
     expect(lost.length).toBe(held);
     expect(orphans).toBeLessThanOrEqual(lost.length);
 
