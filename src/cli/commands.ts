@@ -5,6 +5,7 @@
  * @internal
  */
 import type { CommandIo } from '../internal/command-io.js';
+import { EXIT_BAD_INPUT, EXIT_OK } from '../internal/command-io.js';
 import { VERIFY_USAGE, runVerify } from '../receipts/verify-command.js';
 import { MAX_MESSAGE_LENGTH } from '../replay/input-error.js';
 import { REPLAY_USAGE, runReplay } from '../replay/replay-command.js';
@@ -17,10 +18,6 @@ interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
 }
-
-/** Exit codes every command shares: done, bad input. */
-const EXIT_OK = 0;
-const EXIT_BAD_INPUT = 2;
 
 /**
  * Runs the command named by `argv[0]`; resolves to its exit code. Never throws: every failure is one

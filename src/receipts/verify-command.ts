@@ -6,15 +6,14 @@
  * @internal
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CommandIo } from '../internal/command-io.js';
+import { EXIT_BAD_INPUT, EXIT_OK, readCommandArgs } from '../internal/command-io.js';
 import { errorMessage } from '../internal/describe.js';
 import { verifyReceipts } from './verify.js';
 import type { VerifyReceiptsResult } from './types.js';
 
-const EXIT_INTACT = 0;
+/** Exit codes besides the shared ones (done = intact, bad input): tampered. */
 const EXIT_TAMPERED = 1;
-const EXIT_BAD_INPUT = 2;
 
 export const VERIFY_USAGE = `Usage: toolhooks verify [--public-key PEM] [--json] FILE
 
@@ -30,25 +29,13 @@ Exit codes: 0 intact (a torn last line, left by a crash mid-write, is a warning)
 2 bad input (no such file, a bad key, no receipt in the file). See docs/receipts.md.
 `;
 
+const VERIFY_OPTIONS = { 'public-key': { type: 'string' }, json: { type: 'boolean' } } as const;
+
 /** Runs the command; resolves to the exit code. Never throws. */
 export async function runVerify(argv: readonly string[], io: CommandIo): Promise<number> {
-  let values: { 'public-key'?: string; json?: boolean; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { 'public-key': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    io.fail(`verify: ${errorMessage(error)}; try: toolhooks verify --help`);
-    return EXIT_BAD_INPUT;
-  }
-  if (values.help === true) {
-    io.stdout(VERIFY_USAGE);
-    return EXIT_INTACT;
-  }
+  const read = readCommandArgs<{ 'public-key'?: string; json?: boolean }>('verify', argv, VERIFY_OPTIONS, VERIFY_USAGE, io);
+  if (typeof read === 'number') return read;
+  const { values, positionals } = read;
   if (positionals.length !== 1) {
     io.fail(`verify: expected one FILE, got ${positionals.length}; try: toolhooks verify --help`);
     return EXIT_BAD_INPUT;
@@ -76,7 +63,7 @@ export async function runVerify(argv: readonly string[], io: CommandIo): Promise
     if (problem.kind === 'torn_tail') io.warn(`verify: ${file}: ${problem.message}; not tampering, the records before it verify`);
   }
   io.stdout(values.json === true ? `${JSON.stringify(result)}\n` : report(file, result, keyFile !== undefined));
-  return result.ok ? EXIT_INTACT : EXIT_TAMPERED;
+  return result.ok ? EXIT_OK : EXIT_TAMPERED;
 }
 
 function report(file: string, result: VerifyReceiptsResult, keyed: boolean): string {

@@ -5,10 +5,10 @@
  * @internal
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { errorMessage } from '../internal/describe.js';
 import { VERSION } from '../version.js';
 import type { CommandIo } from '../internal/command-io.js';
+import { EXIT_BAD_INPUT, EXIT_OK, readCommandArgs } from '../internal/command-io.js';
 import { formatReplayJson, formatReplayTable } from './format.js';
 import { loadHooksModule } from './hooks-module.js';
 import { ReplayInputError } from './input-error.js';
@@ -16,10 +16,8 @@ import { replay } from './replay.js';
 import { isUrlSource } from './source.js';
 import type { ReplayReport } from './types.js';
 
-/** Exit codes: nothing to fail on (or no --fail-on), what --fail-on names happened, bad input. */
-const EXIT_OK = 0;
+/** Exit code besides the shared ones (done, bad input): what --fail-on names happened. */
 const EXIT_CHANGED = 1;
-const EXIT_BAD_INPUT = 2;
 
 /** What `--fail-on` can gate on: any changed decision, or a loosened one. */
 type FailOn = 'change' | 'loosened';
@@ -46,6 +44,15 @@ Exit codes: 0 done, 1 what --fail-on names happened, 2 bad input or, with --fail
 replayable. See docs/replay.md.
 `;
 
+const REPLAY_OPTIONS = {
+  hooks: { type: 'string' },
+  json: { type: 'boolean' },
+  'fail-on': { type: 'string' },
+  'fail-on-change': { type: 'boolean' },
+  'max-bytes': { type: 'string' },
+  version: { type: 'boolean', short: 'V' },
+} as const;
+
 /**
  * `toolhooks replay …`: runs the command on `argv` (the words after `replay`); resolves to the exit code.
  * Never throws: every failure is one line through `io.fail` and exit code 2.
@@ -55,30 +62,15 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     io.fail(line);
     return EXIT_BAD_INPUT;
   };
-  let values: { hooks?: string; json?: boolean; 'fail-on'?: string; 'fail-on-change'?: boolean; 'max-bytes'?: string; help?: boolean; version?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        hooks: { type: 'string' },
-        json: { type: 'boolean' },
-        'fail-on': { type: 'string' },
-        'fail-on-change': { type: 'boolean' },
-        'max-bytes': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'V' },
-      },
-    }));
-  } catch (error) {
-    return fail(`replay: ${errorMessage(error)}; try: toolhooks replay --help`);
-  }
-  if (values.help === true) {
-    io.stdout(REPLAY_USAGE);
-    return EXIT_OK;
-  }
+  const read = readCommandArgs<{ hooks?: string; json?: boolean; 'fail-on'?: string; 'fail-on-change'?: boolean; 'max-bytes'?: string; version?: boolean }>(
+    'replay',
+    argv,
+    REPLAY_OPTIONS,
+    REPLAY_USAGE,
+    io,
+  );
+  if (typeof read === 'number') return read;
+  const { values, positionals } = read;
   if (values.version === true) {
     io.stdout(`${VERSION}\n`);
     return EXIT_OK;
