@@ -9,23 +9,11 @@ import type { ToolArgs } from '../../../src/index.js';
 import { policyHook } from '../../../src/policy/index.js';
 import type { PolicyEngine, PolicyInput } from '../../../src/policy/index.js';
 import { MAX_INPUT_CHARS } from '../../../src/policy/input.js';
+import { recordingEngine } from '../../support/policy-engine.js';
 import { useTestTracing } from '../../support/tracing.js';
 
 const tracing = useTestTracing();
 
-/** An engine that answers what `answer(input)` returns and remembers its inputs. */
-function engine(answer: (input: PolicyInput) => unknown): PolicyEngine & { inputs: PolicyInput[] } {
-  const inputs: PolicyInput[] = [];
-  return {
-    name: 'test-engine',
-    digest: 'ab'.repeat(32),
-    inputs,
-    evaluate(input) {
-      inputs.push(input);
-      return answer(input) as never;
-    },
-  };
-}
 
 /** One call of `toolName` through policyHook(policy) on a runner with agentName ops-bot. */
 async function call(policy: PolicyEngine, toolName: string, args: ToolArgs): Promise<{ result?: unknown; error?: unknown }> {
@@ -44,7 +32,7 @@ describe('policyHook: the input document, large', () => {
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
     const args = { cmd: 'x'.repeat(50 * 1024 * 1024), huge, cyclic };
-    const policy = engine((input) => ({ decision: 'deny', reason: `saw ${JSON.stringify(input).length} chars` }));
+    const policy = recordingEngine((input: PolicyInput) => ({ decision: 'deny', reason: `saw ${JSON.stringify(input).length} chars` }));
     const { error } = await call(policy, 'shell', args);
     expect(error).toBeInstanceOf(HookAbortError);
     const input = policy.inputs[0] as PolicyInput;

@@ -20,24 +20,11 @@ import {
   EVENT_HOOK_ERROR,
   SPAN_BEFORE_TOOL,
 } from '../../../src/telemetry/semconv.js';
+import { recordingEngine } from '../../support/policy-engine.js';
 import { eventsOf, useTestTracing } from '../../support/tracing.js';
 
 const tracing = useTestTracing();
 
-/** An engine that answers `answer` (or what `answer(input)` returns) and remembers its inputs. */
-function engine(answer: unknown, extra: Partial<PolicyEngine> = {}): PolicyEngine & { inputs: PolicyInput[] } {
-  const inputs: PolicyInput[] = [];
-  return {
-    name: 'test-engine',
-    digest: 'ab'.repeat(32),
-    inputs,
-    evaluate(input) {
-      inputs.push(input);
-      return (typeof answer === 'function' ? (answer as (input: PolicyInput) => unknown)(input) : answer) as never;
-    },
-    ...extra,
-  };
-}
 
 async function call(
   policy: PolicyEngine,
@@ -67,7 +54,7 @@ function decisionEvents(): Record<string, unknown>[] {
 describe('policyHook: what each answer does', () => {
   it('allow and not-applicable continue; true and { allow: true } too', async () => {
     for (const answer of [{ decision: 'allow' }, { decision: 'not-applicable' }, true, { allow: true }]) {
-      expect((await call(engine(answer))).result).toBe('ran shell {"cmd":"ls"}');
+      expect((await call(recordingEngine(answer))).result).toBe('ran shell {"cmd":"ls"}');
     }
   });
 
@@ -80,7 +67,7 @@ describe('policyHook: what each answer does', () => {
       [{ decision: 'deny', policies: ['no-rm', 'prod'] }, 'denied by policy no-rm, prod'],
     ];
     for (const [answer, reason] of cases) {
-      const { error } = await call(engine(answer));
+      const { error } = await call(recordingEngine(answer));
       expect(error).toBeInstanceOf(HookAbortError);
       expect((error as HookAbortError).reason).toBe(reason);
       expect((error as HookAbortError).sourceHook).toBe('policy');
@@ -88,7 +75,7 @@ describe('policyHook: what each answer does', () => {
   });
 
   it("deny: 'skip' returns \"Tool call denied: <reason>\" instead of aborting", async () => {
-    const { result } = await call(engine({ decision: 'deny', reason: 'no shell' }), { deny: 'skip' });
+    const { result } = await call(recordingEngine({ decision: 'deny', reason: 'no shell' }), { deny: 'skip' });
     expect(result).toBe('Tool call denied: no shell');
   });
 
@@ -98,23 +85,23 @@ describe('policyHook: what each answer does', () => {
       asked.push(request.reason);
       return { approved: true } as const;
     };
-    expect((await call(engine({ decision: 'requires-approval', reason: 'outside domain' }), { runner: { approver } })).result).toContain('ran shell');
-    await call(engine({ decision: 'requires-approval', policies: ['mail'] }), { runner: { approver } });
+    expect((await call(recordingEngine({ decision: 'requires-approval', reason: 'outside domain' }), { runner: { approver } })).result).toContain('ran shell');
+    await call(recordingEngine({ decision: 'requires-approval', policies: ['mail'] }), { runner: { approver } });
     expect(asked).toEqual(['outside domain', 'approval required by policy mail']);
-    const denied = await call(engine({ decision: 'requires-approval' }));
+    const denied = await call(recordingEngine({ decision: 'requires-approval' }));
     expect(denied.result).toMatch(/^Tool call denied/);
   });
 
   it('skip returns the stub; redirect runs the named tool with merged args', async () => {
-    expect((await call(engine({ decision: 'skip', stub: { cached: true } }))).result).toEqual({ cached: true });
-    expect((await call(engine({ decision: 'skip' }))).result).toBe('');
+    expect((await call(recordingEngine({ decision: 'skip', stub: { cached: true } }))).result).toEqual({ cached: true });
+    expect((await call(recordingEngine({ decision: 'skip' }))).result).toBe('');
     const sandbox = (args: ToolArgs) => `sandbox ${JSON.stringify(args)}`;
-    const { result } = await call(engine({ decision: 'redirect', tool: 'sandbox_shell', args: { net: false } }), {}, 'shell', { cmd: 'curl x' }, { sandbox_shell: sandbox });
+    const { result } = await call(recordingEngine({ decision: 'redirect', tool: 'sandbox_shell', args: { net: false } }), {}, 'shell', { cmd: 'curl x' }, { sandbox_shell: sandbox });
     expect(result).toBe('sandbox {"cmd":"curl x","net":false}');
   });
 
   it('replace in after_tool returns the policy\'s result; the input carries the tool\'s result', async () => {
-    const policy = engine((input: PolicyInput) => (input.phase === 'after_tool' ? { decision: 'replace', result: `[redacted ${String(input.result).length}]` } : true));
+    const policy = recordingEngine((input: PolicyInput) => (input.phase === 'after_tool' ? { decision: 'replace', result: `[redacted ${String(input.result).length}]` } : true));
     const { result } = await call(policy, { phases: ['before_tool', 'after_tool'] });
     expect(result).toBe('[redacted 22]');
     expect(policy.inputs.map((input) => input.phase)).toEqual(['before_tool', 'after_tool']);
@@ -123,13 +110,13 @@ describe('policyHook: what each answer does', () => {
   });
 
   it('asks only in the phases given', async () => {
-    const policy = engine(true);
+    const policy = recordingEngine(true);
     await call(policy, { phases: ['after_tool'] });
     expect(policy.inputs.map((input) => input.phase)).toEqual(['after_tool']);
   });
 
   it('an asynchronous engine works the same', async () => {
-    const { error } = await call(engine(async () => ({ decision: 'deny', reason: 'later' })));
+    const { error } = await call(recordingEngine(async () => ({ decision: 'deny', reason: 'later' })));
     expect((error as HookAbortError).reason).toBe('later');
   });
 });
@@ -151,7 +138,7 @@ describe('policyHook: malformed answers are hook errors naming the field, never 
   ];
   for (const [what, answer, message] of cases) {
     it(`${what}: invalid_decision, and the call aborts (fail closed by default)`, async () => {
-      const { error, phases } = await call(engine(answer));
+      const { error, phases } = await call(recordingEngine(answer));
       expect(error).toBeInstanceOf(HookAbortError);
       const failure = phases[0]?.errors[0];
       expect(failure?.kind).toBe('invalid_decision');
@@ -166,7 +153,7 @@ describe('policyHook: malformed answers are hook errors naming the field, never 
     const counted = new Proxy({ decision: 'deny', reason: 'no', policies: ['p'] } as Record<string, unknown>, {
       get: (target, key) => (reads.push(String(key)), target[key as string]),
     });
-    const { error } = await call(engine(counted));
+    const { error } = await call(recordingEngine(counted));
     expect((error as Error).message).toMatch(/no/);
     // `then` is the hook asking whether the answer is a promise.
     expect(reads.filter((key) => key !== 'then').sort()).toEqual(['decision', 'policies', 'reason']);
@@ -175,24 +162,24 @@ describe('policyHook: malformed answers are hook errors naming the field, never 
         throw new Error('boom');
       },
     };
-    const failure = (await call(engine(throwing))).phases[0]?.errors[0];
+    const failure = (await call(recordingEngine(throwing))).phases[0]?.errors[0];
     expect(String((failure?.error as Error).message)).toMatch(/answered an unreadable object \(boom\)/);
   });
 
   it('replace without a result and requires-approval in after_tool are named too', async () => {
-    const after = async (answer: unknown) => (await call(engine((input: PolicyInput) => (input.phase === 'after_tool' ? answer : true)), { phases: ['before_tool', 'after_tool'] })).phases[1]?.errors[0];
+    const after = async (answer: unknown) => (await call(recordingEngine((input: PolicyInput) => (input.phase === 'after_tool' ? answer : true)), { phases: ['before_tool', 'after_tool'] })).phases[1]?.errors[0];
     expect(String(((await after({ decision: 'replace' }))?.error as Error).message)).toMatch(/"replace" without "result"/);
     expect(String(((await after({ decision: 'requires-approval' }))?.error as Error).message)).toMatch(/"requires-approval" in after_tool/);
   });
 
   it("with failureMode 'open' a malformed answer is recorded and the call goes on", async () => {
-    const { result, phases } = await call(engine({ decision: 'maybe' }), { failureMode: 'open' });
+    const { result, phases } = await call(recordingEngine({ decision: 'maybe' }), { failureMode: 'open' });
     expect(result).toContain('ran shell');
     expect(phases[0]?.errors[0]?.kind).toBe('invalid_decision');
   });
 
   it('an engine that throws is a threw error: aborts closed, continues open', async () => {
-    const throwing = engine(() => {
+    const throwing = recordingEngine(() => {
       throw new Error('wasm trap');
     });
     const closed = await call(throwing);
@@ -203,7 +190,7 @@ describe('policyHook: malformed answers are hook errors naming the field, never 
 
   it('an engine slower than timeoutMs is a timeout, and its signal fires', async () => {
     let aborted = false;
-    const slow = engine(undefined, {
+    const slow = recordingEngine(undefined, {
       evaluate: (_input, { signal }) =>
         new Promise((resolve) => {
           signal.addEventListener('abort', () => {
@@ -219,27 +206,27 @@ describe('policyHook: malformed answers are hook errors naming the field, never 
   });
 
   it('a context option that returns a non-object is an error naming it', async () => {
-    const { phases } = await call(engine(true), { context: () => 5 as unknown as Record<string, unknown> });
+    const { phases } = await call(recordingEngine(true), { context: () => 5 as unknown as Record<string, unknown> });
     expect(String((phases[0]?.errors[0]?.error as Error).message)).toMatch(/the context option returned 5; it must return an object/);
   });
 });
 
 describe('policyHook: audit mode', () => {
   it('records what the policy would decide and changes nothing', async () => {
-    const { result } = await call(engine({ decision: 'deny', reason: 'no shell', policies: ['no-shell'] }), { mode: 'audit' });
+    const { result } = await call(recordingEngine({ decision: 'deny', reason: 'no shell', policies: ['no-shell'] }), { mode: 'audit' });
     expect(result).toContain('ran shell');
     const [event] = decisionEvents();
     expect(event).toMatchObject({ [ATTR_DECISION]: 'abort', [ATTR_HOOK_MODE]: 'audit', [ATTR_POLICY_IDS]: ['no-shell'] });
   });
 
   it('a malformed answer in audit mode never aborts', async () => {
-    expect((await call(engine([]), { mode: 'audit' })).result).toContain('ran shell');
+    expect((await call(recordingEngine([]), { mode: 'audit' })).result).toContain('ran shell');
   });
 });
 
 describe('policyHook: the input document', () => {
   it('holds phase, tool, args, call id, the agent and the context option\'s facts', async () => {
-    const policy = engine(true);
+    const policy = recordingEngine(true);
     await call(policy, { context: (tool, args, state) => ({ tenant: 'acme', tool, argCount: Object.keys(args).length, state: state ?? null }) });
     expect(policy.inputs[0]).toEqual({
       phase: 'before_tool',
@@ -252,7 +239,7 @@ describe('policyHook: the input document', () => {
   });
 
   it('is plain data: no getter of the caller\'s args reaches the engine', async () => {
-    const policy = engine(true);
+    const policy = recordingEngine(true);
     const args: ToolArgs = {
       visible: 2,
       get hidden() {
@@ -267,7 +254,7 @@ describe('policyHook: the input document', () => {
 
 describe('policyHook: telemetry', () => {
   it('names the engine, digest and determining policies on the decision event', async () => {
-    await call(engine({ decision: 'allow', policies: ['read-only'] }));
+    await call(recordingEngine({ decision: 'allow', policies: ['read-only'] }));
     expect(decisionEvents()[0]).toMatchObject({
       [ATTR_DECISION]: 'continue',
       [ATTR_POLICY_ENGINE]: 'test-engine',
@@ -278,14 +265,14 @@ describe('policyHook: telemetry', () => {
 
   it('records at most 64 ids, a frozen copy: the engine\'s own array is left as it is', async () => {
     const ids = Array.from({ length: 70 }, (_, i) => `p${i}`);
-    await call(engine({ decision: 'deny', policies: ids }));
+    await call(recordingEngine({ decision: 'deny', policies: ids }));
     const recorded = decisionEvents()[0]?.[ATTR_POLICY_IDS] as string[];
     expect(recorded).toEqual(ids.slice(0, 64));
     expect(Object.isFrozen(ids)).toBe(false);
   });
 
   it('leaves out the digest and ids when there are none', async () => {
-    const withoutDigest = engine(true);
+    const withoutDigest = recordingEngine(true);
     delete (withoutDigest as { digest?: string }).digest;
     await call(withoutDigest);
     const [event] = decisionEvents();
@@ -295,13 +282,13 @@ describe('policyHook: telemetry', () => {
   });
 
   it('records no argument value with capture off', async () => {
-    await call(engine({ decision: 'deny', policies: ['p'] }), {}, 'shell', { cmd: 'secret-value-123' });
+    await call(recordingEngine({ decision: 'deny', policies: ['p'] }), {}, 'shell', { cmd: 'secret-value-123' });
     const recorded = JSON.stringify(tracing.spans().map((span) => [span.attributes, span.events]));
     expect(recorded).not.toContain('secret-value-123');
   });
 
   it('an engine error is a hook error event (its kind), not a decision with policy attributes', async () => {
-    await call(engine([]));
+    await call(recordingEngine([]));
     const span = tracing.onlySpan(SPAN_BEFORE_TOOL);
     expect(eventsOf(span, EVENT_HOOK_ERROR)[0]?.attributes[ATTR_HOOK_ERROR_KIND]).toBe('invalid_decision');
   });
@@ -311,17 +298,17 @@ describe('policyHook: bad options', () => {
   it('names what is wrong', () => {
     expect(() => policyHook(undefined as unknown as PolicyEngine)).toThrow(/needs a policy engine/);
     expect(() => policyHook({ name: 'x' } as unknown as PolicyEngine)).toThrow(/evaluate\(input, \{ signal \}\) method/);
-    expect(() => policyHook(Promise.resolve(engine(true)) as unknown as PolicyEngine)).toThrow(/a promise: await opaWasm\(\)/);
+    expect(() => policyHook(Promise.resolve(recordingEngine(true)) as unknown as PolicyEngine)).toThrow(/a promise: await opaWasm\(\)/);
     expect(() => policyHook({ name: '', evaluate: () => true } as unknown as PolicyEngine)).toThrow(/non-empty name/);
     expect(() => policyHook({ name: 'x', digest: 1, evaluate: () => true } as unknown as PolicyEngine)).toThrow(/digest must be a string/);
-    expect(() => policyHook(engine(true), { phases: [] })).toThrow(/phases must be a non-empty array/);
-    expect(() => policyHook(engine(true), { phases: ['on_error'] as never })).toThrow(/phases must be/);
-    expect(() => policyHook(engine(true), { deny: 'skipp' as never })).toThrow(/deny must be 'abort' or 'skip'/);
-    expect(() => policyHook(engine(true), { failurMode: 'open' } as never)).toThrow(/did you mean "failureMode"/);
+    expect(() => policyHook(recordingEngine(true), { phases: [] })).toThrow(/phases must be a non-empty array/);
+    expect(() => policyHook(recordingEngine(true), { phases: ['on_error'] as never })).toThrow(/phases must be/);
+    expect(() => policyHook(recordingEngine(true), { deny: 'skipp' as never })).toThrow(/deny must be 'abort' or 'skip'/);
+    expect(() => policyHook(recordingEngine(true), { failurMode: 'open' } as never)).toThrow(/did you mean "failureMode"/);
   });
 
   it('is an ordinary frozen hook: default name policy, fail closed, only the asked phases', () => {
-    const hook = policyHook(engine(true), { tools: ['shell'], timeoutMs: 50, mode: 'audit' });
+    const hook = policyHook(recordingEngine(true), { tools: ['shell'], timeoutMs: 50, mode: 'audit' });
     expect(Object.isFrozen(hook)).toBe(true);
     expect(hook).toMatchObject({ name: 'policy', failureMode: 'closed', tools: ['shell'], timeoutMs: 50, mode: 'audit' });
     expect(hook.afterTool).toBeUndefined();
