@@ -193,23 +193,14 @@ class Fields {
 
   constructor(answer: object) {
     const value = answer as Record<string, unknown>;
+    // Every field is written, in FIELDS' order, so every answer gets the same shape.
+    const fields = this as unknown as Record<(typeof FIELDS)[number][0], unknown>;
     let present = 0;
-    if ('decision' in value) present |= DECISION;
-    this.decision = (present & DECISION) === 0 ? undefined : value.decision;
-    if ('allow' in value) present |= ALLOW;
-    this.allow = (present & ALLOW) === 0 ? undefined : value.allow;
-    if ('reason' in value) present |= REASON;
-    this.reason = (present & REASON) === 0 ? undefined : value.reason;
-    if ('policies' in value) present |= POLICIES;
-    this.policies = (present & POLICIES) === 0 ? undefined : value.policies;
-    if ('stub' in value) present |= STUB;
-    this.stub = (present & STUB) === 0 ? undefined : value.stub;
-    if ('tool' in value) present |= TOOL;
-    this.tool = (present & TOOL) === 0 ? undefined : value.tool;
-    if ('args' in value) present |= ARGS;
-    this.args = (present & ARGS) === 0 ? undefined : value.args;
-    if ('result' in value) present |= RESULT;
-    this.result = (present & RESULT) === 0 ? undefined : value.result;
+    for (const [name, bit] of FIELDS) {
+      const has = name in value;
+      if (has) present |= bit;
+      fields[name] = has ? value[name] : undefined;
+    }
     this.present = present;
   }
 }

@@ -13,6 +13,7 @@
  * @internal
  */
 import type { Ask, HookDecision } from '../decisions.js';
+import { CONTINUE } from '../decisions.js';
 import type { HookMode, Phase } from '../hook.js';
 import { exhaustive } from '../internal/exhaustive.js';
 
@@ -50,9 +51,15 @@ export interface FoldState<H extends Folded = Folded> {
  */
 export type Step = 'none' | 'late-skip' | 'won' | 'asked' | 'shadowed' | 'ask-shadowed' | 'aborted' | 'overtook';
 
-/** A fold's state before its first hook. */
-export function initialFold<H extends Folded>(winning: HookDecision): FoldState<H> {
-  return { winner: undefined, winning, asker: undefined, ask: undefined, aborted: false, audited: false };
+/** Puts `state` back to before the first hook: no winner (Continue), no Ask, not aborted, nothing audited. */
+export function clearFold<H extends Folded>(state: FoldState<H>): FoldState<H> {
+  state.winner = undefined;
+  state.winning = CONTINUE;
+  state.asker = undefined;
+  state.ask = undefined;
+  state.aborted = false;
+  state.audited = false;
+  return state;
 }
 
 /** Whether `hook` still runs: every hook until an Abort, then audit hooks only. */

@@ -23,7 +23,7 @@ import type { ErrorScrubber } from '../telemetry/capture/error-text.js';
 import { ApprovalToSettle, settleApproval } from './approvals.js';
 import type { RunnerCore } from './core.js';
 import type { FoldState } from './fold.js';
-import { askOutcome, foldStep, takesTurn } from './fold.js';
+import { askOutcome, clearFold, foldStep, takesTurn } from './fold.js';
 import type { PhaseRecord } from './phase-record.js';
 import { openPhaseRecord } from './phase-record.js';
 import { reportHookFailure } from './first-failure.js';
@@ -33,12 +33,14 @@ import { report } from '../telemetry/warn-once.js';
 
 /** A phase's running state: what its hooks are given, the fold so far, and its record when it has one. */
 class PhaseRun<S> implements HookInput<S>, FoldState<HookEntry<S>> {
-  winner: HookEntry<S> | undefined = undefined;
-  winning: HookDecision = CONTINUE;
-  asker: HookEntry<S> | undefined = undefined;
-  ask: Ask | undefined = undefined;
-  aborted = false;
-  audited = false;
+  // The fold's state, as clearFold leaves it (declared here, written there: one place says what "before
+  // the first hook" is).
+  declare winner: HookEntry<S> | undefined;
+  declare winning: HookDecision;
+  declare asker: HookEntry<S> | undefined;
+  declare ask: Ask | undefined;
+  declare aborted: boolean;
+  declare audited: boolean;
 
   constructor(
     public request: PhaseRequest,
@@ -47,19 +49,16 @@ class PhaseRun<S> implements HookInput<S>, FoldState<HookEntry<S>> {
     public args: ToolArgs,
     /** What the phase records; undefined when nothing does (no span, no observers). */
     readonly record: PhaseRecord<S> | undefined,
-  ) {}
+  ) {
+    clearFold(this);
+  }
 
   /** Makes a quiet phase's finished state the state of the next one, as if new. */
   reuse(request: PhaseRequest, matched: Matched<S>, args: ToolArgs): void {
     this.request = request;
     this.matched = matched;
     this.args = args;
-    this.winner = undefined;
-    this.winning = CONTINUE;
-    this.asker = undefined;
-    this.ask = undefined;
-    this.aborted = false;
-    this.audited = false;
+    clearFold(this);
   }
 }
 

@@ -15,7 +15,7 @@ import type { Phase } from '../../src/hook.js';
 import { exhaustive } from '../../src/internal/exhaustive.js';
 import { BEFORE_TOOL_MOVES } from '../../src/replay/flips.js';
 import type { FoldState, Folded, Step } from '../../src/runner/fold.js';
-import { askOutcome, foldStep, initialFold } from '../../src/runner/fold.js';
+import { askOutcome, clearFold, foldStep } from '../../src/runner/fold.js';
 import { hookRecord, shadowedRecord } from '../../src/runner/records.js';
 import { checkDecision } from '../../src/runner/verdict.js';
 import { resolveCapture } from '../../src/telemetry/capture/options.js';
@@ -81,11 +81,11 @@ describe('every decision kind', () => {
 
   it('is folded (runner/fold.ts)', () => {
     eachKind((kind, decision) => {
-      const state: FoldState = initialFold(CONTINUE);
+      const state: FoldState = clearFold({} as FoldState);
       expect(foldStep(state, hook, decision, PHASES[kind]), kind).toBe(FIRST_STEPS[kind]);
       // An audit hook's decision of any kind takes no part.
-      expect(foldStep(initialFold(CONTINUE), { name: 'a', mode: 'audit' }, decision, PHASES[kind]), kind).toBe('none');
-      const asked: FoldState = { ...initialFold(CONTINUE), asker: hook, ask: ask('may I?'), winning: decision };
+      expect(foldStep(clearFold({} as FoldState), { name: 'a', mode: 'audit' }, decision, PHASES[kind]), kind).toBe('none');
+      const asked: FoldState = { ...clearFold({} as FoldState), asker: hook, ask: ask('may I?'), winning: decision };
       expect(askOutcome(asked), kind).toBe(ASK_OUTCOMES[kind]);
     });
   });
