@@ -74,6 +74,8 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
   value: unknown = undefined;
   durationMs = 0;
   attempt = 1;
+  /** The agent the call belongs to: the flow's `agentName`, else the runner's. */
+  readonly agentName: string | undefined;
   /** Whether the call's span records; set by the call once its span is started. */
   traced = false;
   /** CallTally: swallowed hook errors over all phases. */
@@ -94,6 +96,7 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
   constructor(spec: CallSpec<unknown>) {
     this.toolName = spec.toolName;
     this.args = spec.args;
+    this.agentName = spec.agentName ?? spec.core.agentName;
     this.#spec = spec;
     const held = spec.before;
     if (held !== undefined) {
@@ -135,10 +138,6 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
 
   get callId(): string | undefined {
     return this.#spec.callId;
-  }
-
-  get agentName(): string | undefined {
-    return this.#spec.agentName ?? this.#spec.core.agentName;
   }
 
   get signal(): AbortSignal | undefined {

@@ -75,7 +75,6 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
   readonly #active: Span | undefined;
   /** The context the call's span was started in (read once per call); `within` makes the span active in it. */
   readonly #parent: Context | undefined;
-  readonly #agentName: string | undefined;
   /** When the call started; read only for the observers' tool event. */
   readonly #started: number;
   /** The captured arguments (redacted JSON), as recorded on the span and given to observers. */
@@ -95,7 +94,6 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     const core = spec.core;
     this.#core = core;
     this.effectiveToolName = spec.toolName;
-    this.#agentName = spec.agentName ?? core.agentName;
     this.#started = core.hasObservers ? performance.now() : 0;
     this.#arguments = core.capture.args ? core.capture.serialize(spec.args) : undefined;
     // Under a parent the app's sampler dropped (the agent's sampled-out request), a child span could only
@@ -104,10 +102,10 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
     this.#adopted = spec.span !== undefined;
     const parent = this.#adopted ? undefined : activeContext();
     const span = this.#adopted
-      ? adoptSpan(spec.span, spec.outer === true ? (spec.attributes ?? {}) : startAttributes(spec, this.#agentName, this.#arguments), linksOf(spec))
+      ? adoptSpan(spec.span, spec.outer === true ? (spec.attributes ?? {}) : startAttributes(spec, this.agentName, this.#arguments), linksOf(spec))
       : parent !== undefined && isDroppedSpanIn(parent)
         ? undefined
-        : startSpan(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, startAttributes(spec, this.#agentName, this.#arguments), parent, linksOf(spec));
+        : startSpan(core.tracer, `${SPAN_EXECUTE_TOOL_PREFIX} ${spec.toolName}`, startAttributes(spec, this.agentName, this.#arguments), parent, linksOf(spec));
     const recording = span !== undefined && isRecording(span);
     // The API's no-op tracer (no SDK) answers with the all-zero trace id: nothing to make active.
     // A sampled-out span has a real id: active, it passes its decision on to the tool's spans.
@@ -285,7 +283,7 @@ export class ToolCall<S = unknown> extends CallPhaseRequest {
       if (errorType !== undefined) event.errorType = errorType;
       if (error instanceof HookAbortError) event.reason = capture.limit(error.reason);
       if (this.callId !== undefined) event.callId = this.callId;
-      if (this.#agentName !== undefined) event.agentName = this.#agentName;
+      if (this.agentName !== undefined) event.agentName = this.agentName;
       if (this.#arguments !== undefined) event.arguments = this.#arguments;
       if (capturedResult !== undefined) event.result = capturedResult;
       // Called from inside the span's context (see within), so observers see the execute_tool span as active.
