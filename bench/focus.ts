@@ -16,6 +16,7 @@ import { samplePaired } from './measure.js';
 import type { Scenario } from './scenarios.js';
 import { noSdkScenarios, sdkScenarios } from './scenarios.js';
 import { installTracingSdk } from './sdk.js';
+import { loadGuards } from './guarded.js';
 
 interface FocusOptions {
   scenario: string;
@@ -60,7 +61,8 @@ async function main(): Promise<void> {
   const libs = await Promise.all(options.dirs.map((dir) => loadLibrary('dist', dir)));
   if (!options.cold) for (const lib of libs) await warm(noSdkScenarios(lib), 20_000);
   installTracingSdk();
-  const sets = libs.map((lib) => sdkScenarios(lib));
+  const guards = await Promise.all(options.dirs.map((dir) => loadGuards('dist', dir)));
+  const sets = libs.map((lib, i) => sdkScenarios(lib, guards[i]));
   if (!options.cold) for (const set of sets) await warm(set, 10_000);
   const picked = sets.map((set) => {
     const own = set.find((s) => s.id === options.scenario);

@@ -23,6 +23,7 @@ import { loadLibrary } from './library.js';
 import type { Scenario } from './scenarios.js';
 import { REFERENCES, noSdkScenarios, sdkScenarios } from './scenarios.js';
 import { policyScenarios } from './policy.js';
+import { loadGuards } from './guarded.js';
 import type { TracingSdk } from './sdk.js';
 import { closeLimitBench } from './limits.js';
 import { installTracingSdk } from './sdk.js';
@@ -291,7 +292,7 @@ async function main(): Promise<void> {
   }
 
   const sdk = installTracingSdk();
-  const sdkSet = wanted(sdkScenarios(lib));
+  const sdkSet = wanted(sdkScenarios(lib, await loadGuards(options.build, options.distDir)));
   const throughput: Throughput[] = [];
   if (sdkSet.length > 0) {
     process.stderr.write('tracing SDK registered:\n');

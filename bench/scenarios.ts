@@ -14,6 +14,8 @@ import type { Library } from './library.js';
 import type { CallObserver } from './hand-written.js';
 import type { PlainHook } from './workload.js';
 import { limitScenarios } from './limits.js';
+import type { Guards } from './guarded.js';
+import { guardedDroppedRootSync } from './guarded.js';
 import { sampledOutTracer } from './sdk.js';
 import { fileReceipts, handWrittenChain, memoryReceiptSink } from './receipts.js';
 import { ARGS, CALL_ID, NESTED_ARGS, TOOL_NAME, continueHooks, nonMatchingHooks, plainHooks, syncTool, tool } from './workload.js';
@@ -126,6 +128,32 @@ function droppedRootByHand(hooks: readonly PlainHook[]): () => Promise<unknown> 
   return () => call(TOOL_NAME, ARGS, CALL_ID);
 }
 
+/** The guarded baseline of the commonest call, and the library measured against it. */
+function guardedRows(lib: Library, guards: Guards, decision: ReturnType<typeof capLimit>): Scenario[] {
+  const guarded = guardedDroppedRootSync(guards, sampledOutTracer().tracer, libraryHooks(continueHooks(2, decision)));
+  return [
+    {
+      id: 'sdk.dropped-root.continue.guarded',
+      label: 'SDK, sampled out: hand-written with the checks, read-only args and guarded hook calls of the build + 2 Continue hooks + sync tool',
+      setting: 'sdk',
+      baseline: 'sdk.dropped-root.continue.hand',
+      library: false,
+      paired: true,
+      call: () => guarded({ toolName: TOOL_NAME, args: ARGS, execute: syncTool, callId: CALL_ID }),
+    },
+    {
+      id: 'sdk.dropped-root.continue.beyond-guards',
+      label: 'SDK, sampled out (the dropped root): executeTool, 2 Continue hooks, sync tool; against the guarded hand-written call',
+      setting: 'sdk',
+      baseline: 'sdk.dropped-root.continue.guarded',
+      library: true,
+      target: { maxRatio: 1.1 },
+      paired: true,
+      call: libraryCall(lib, libraryHooks(continueHooks(2, decision)), sampledOutTracer().tracer, undefined, ARGS, {}, syncTool),
+    },
+  ];
+}
+
 function droppedRootSyncByHand(hooks: readonly PlainHook[]): () => Promise<unknown> {
   const call = handWrittenDroppedRootSync(sampledOutTracer().tracer, hooks, syncTool);
   return () => call(TOOL_NAME, ARGS, CALL_ID);
@@ -180,7 +208,7 @@ export function noSdkScenarios(lib: Library): Scenario[] {
 }
 
 /** The scenarios that run with the tracing SDK registered; call after `installTracingSdk()`. */
-export function sdkScenarios(lib: Library): Scenario[] {
+export function sdkScenarios(lib: Library, guards?: Guards): Scenario[] {
   const decision = capLimit(lib);
   const pair = (id: string, what: string, hooks: readonly PlainHook[], maxRatio?: number): Scenario[] => [
     { id: `sdk.${id}.hand`, label: `SDK: hand-written OTel, ${what}`, setting: 'sdk', library: false, call: handWritten(hooks) },
@@ -271,10 +299,13 @@ export function sdkScenarios(lib: Library): Scenario[] {
       setting: 'sdk',
       baseline: 'sdk.dropped-root.continue.hand',
       library: true,
-      target: { maxRatio: 1.1 },
       paired: true,
       call: libraryCall(lib, libraryHooks(continueHooks(2, decision)), sampledOutTracer().tracer, undefined, ARGS, {}, syncTool),
     },
+    // The same call against hand-written code that keeps the promises toolhooks makes for it (its options
+    // checked, hooks given a read-only copy, each hook called guarded and its answer checked; bench/guarded.ts):
+    // the guarded row says what those promises cost, the next what the one call path costs beyond them.
+    ...(guards === undefined ? [] : guardedRows(lib, guards, decision)),
     // The same, inside the agent's request span that the sampler dropped: the call's span would be a
     // child of a dropped span, so none is started. The baseline makes the same context switch.
     {

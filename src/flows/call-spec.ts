@@ -66,46 +66,56 @@ export interface CallSpec<S> {
  * rewritten for it ({@link CallPhaseRequest.askAbout}).
  */
 export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
-  phase: Phase = 'before_tool';
+  // No class fields here (every field is `declare`d and written by the constructor, and the private ones
+  // are TypeScript's `private`, not `#`): a base class with class fields made each call's construction,
+  // with ToolCall's own fields after them, ~20 ns dearer in V8 (docs/performance.md, "Twelfth round").
+  declare phase: Phase;
   /** The tool of the phase in progress: the requested one in before_tool, the one that ran after it. */
-  toolName: string;
+  declare toolName: string;
   /** The arguments of the phase in progress (a Redirect's, once one applied). */
-  args: ToolArgs;
-  value: unknown = undefined;
-  durationMs = 0;
-  attempt = 1;
+  declare args: ToolArgs;
+  declare value: unknown;
+  declare durationMs: number;
+  declare attempt: number;
   /** The agent the call belongs to: the flow's `agentName`, else the runner's. */
-  readonly agentName: string | undefined;
+  declare readonly agentName: string | undefined;
   /** Whether the call's span records; set by the call once its span is started. */
-  traced = false;
+  declare traced: boolean;
   /** CallTally: swallowed hook errors over all phases. */
-  hookErrors = 0;
+  declare hookErrors: number;
   /** CallTally: whether an enforce-mode hook was invoked in before_tool. */
-  gated = false;
+  declare gated: boolean;
   /** CallTally: how the call's approval ended, once before_tool settled one. */
-  approval: ApprovalRecord | undefined = undefined;
+  declare approval: ApprovalRecord | undefined;
   /** ArgsCopy: the arguments the frozen copy for hooks was made of, and the copy. */
-  source: ToolArgs | undefined = undefined;
-  copy: ToolArgs | undefined = undefined;
-  #scrubber: ErrorScrubber | undefined = undefined;
+  declare source: ToolArgs | undefined;
+  declare copy: ToolArgs | undefined;
+  /** The call's error-text scrubber, once an error was described (see scrubber). */
+  declare private errorScrubber: ErrorScrubber | undefined;
   /** Arguments the tool ran with that the scrubber is told about when it is made (see runsWith). */
-  #ranWith: Readonly<ToolArgs> | undefined = undefined;
+  declare private ranWith: Readonly<ToolArgs> | undefined;
   /** The call's spec, read through the getters below rather than copied field by field (docs/decisions/2026-12-02-one-object-per-call.md). */
-  readonly #spec: CallSpec<unknown>;
+  declare private readonly spec: CallSpec<unknown>;
 
   constructor(spec: CallSpec<unknown>) {
+    this.phase = 'before_tool';
     this.toolName = spec.toolName;
     this.args = spec.args;
+    this.value = undefined;
+    this.durationMs = 0;
+    this.attempt = 1;
     this.agentName = spec.agentName ?? spec.core.agentName;
-    this.#spec = spec;
-    const held = spec.before;
-    if (held !== undefined) {
-      // What the phase run ahead of the call tallied (CallSpec.before) is the call's.
-      this.hookErrors = held.tally.hookErrors;
-      this.gated = held.tally.gated;
-      this.approval = held.tally.approval;
-    }
-    if (spec.tallied?.gated !== undefined) this.gated = spec.tallied.gated;
+    this.traced = false;
+    // What the phase run ahead of the call tallied (CallSpec.before) is the call's.
+    const held = spec.before?.tally;
+    this.hookErrors = held === undefined ? 0 : held.hookErrors;
+    this.gated = spec.tallied?.gated ?? (held === undefined ? false : held.gated);
+    this.approval = held?.approval;
+    this.source = undefined;
+    this.copy = undefined;
+    this.errorScrubber = undefined;
+    this.ranWith = undefined;
+    this.spec = spec;
   }
 
   /**
@@ -124,43 +134,43 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
 
   /** The requested tool (before any Redirect). */
   get requestedTool(): string {
-    return this.#spec.toolName;
+    return this.spec.toolName;
   }
 
   /** The arguments the call was made with (before any Redirect). */
   get requestedArgs(): ToolArgs {
-    return this.#spec.args;
+    return this.spec.args;
   }
 
   get state(): unknown {
-    return this.#spec.state;
+    return this.spec.state;
   }
 
   get callId(): string | undefined {
-    return this.#spec.callId;
+    return this.spec.callId;
   }
 
   get signal(): AbortSignal | undefined {
-    return this.#spec.signal;
+    return this.spec.signal;
   }
 
   get approver(): Approver | undefined {
-    return this.#spec.approver;
+    return this.spec.approver;
   }
 
   get handoff(): ApprovalHandoff | undefined {
-    return this.#spec.handoff;
+    return this.spec.handoff;
   }
 
   /** Whether `gated` says something: false for a call recorded without any phase, when no earlier pass ran here. */
   get gateKnown(): boolean {
-    const tallied = this.#spec.tallied;
+    const tallied = this.spec.tallied;
     return tallied === undefined || tallied.gated !== undefined;
   }
 
   /** When the call names its known tools: one shared function, called as the request's method (`rules.isRedirectTarget(target)`), not a closure per call. */
   get isRedirectTarget(): ((tool: string) => boolean) | undefined {
-    return this.#spec.isRedirectTarget === undefined ? undefined : knownOrRequested;
+    return this.spec.isRedirectTarget === undefined ? undefined : knownOrRequested;
   }
 
   /** The call is its own tally: what its phases learn about it. */
@@ -175,7 +185,7 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
 
   /** The requested tool is always a known target: a Redirect back to it after an earlier one switched away. */
   static isRedirectTargetOf(request: CallPhaseRequest, tool: string): boolean {
-    return tool === request.#spec.toolName || request.#spec.isRedirectTarget?.(tool) === true;
+    return tool === request.spec.toolName || request.spec.isRedirectTarget?.(tool) === true;
   }
 
   /**
@@ -183,10 +193,10 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
    * arguments and those the current phase runs with (a Redirect's).
    */
   get scrubber(): ErrorScrubber {
-    let scrubber = this.#scrubber;
+    let scrubber = this.errorScrubber;
     if (scrubber === undefined) {
-      scrubber = this.#scrubber = this.#spec.core.capture.scrubber([this.#spec.args]);
-      if (this.#ranWith !== undefined) scrubber.add(this.#ranWith);
+      scrubber = this.errorScrubber = this.spec.core.capture.scrubber([this.spec.args]);
+      if (this.ranWith !== undefined) scrubber.add(this.ranWith);
     }
     scrubber.add(this.args);
     return scrubber;
@@ -200,13 +210,13 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
    * limit, must not make a scrubber per call); the scrubber is made when an error is described.
    */
   runsWith(args: Readonly<ToolArgs>): void {
-    if (this.#scrubber === undefined && this.#ranWith === undefined) this.#ranWith = args;
+    if (this.errorScrubber === undefined && this.ranWith === undefined) this.ranWith = args;
     else this.scrubber.add(args);
   }
 
   /** A Skip's stub is used in before_tool and on_error; after the tool ran, a Skip is ignored anyway. */
   get checkSkip(): ((decision: Skip) => string | undefined) | undefined {
-    return this.phase === 'after_tool' ? undefined : this.#spec.checkSkip;
+    return this.phase === 'after_tool' ? undefined : this.spec.checkSkip;
   }
 }
 

@@ -62,7 +62,8 @@ export interface ExecuteToolOptions<S = unknown> {
   signal?: AbortSignal;
 }
 
-const OPTIONS: ReadonlySet<string> = new Set([
+/** The option names, in the order messages list them; {@link isOption} is the same list, as a switch. */
+const OPTIONS: readonly string[] = [
   'hooks',
   'toolName',
   'args',
@@ -75,7 +76,31 @@ const OPTIONS: ReadonlySet<string> = new Set([
   'maxReexecutions',
   'maxRetries',
   'signal',
-]);
+];
+
+/**
+ * Whether `key` is one of {@link OPTIONS}: checked for every key of every call's options, and a switch
+ * over constant strings costs less than half a `Set` lookup (docs/performance.md, "Twelfth round").
+ */
+function isOption(key: string): boolean {
+  switch (key) {
+    case 'hooks':
+    case 'toolName':
+    case 'args':
+    case 'state':
+    case 'execute':
+    case 'tools':
+    case 'callId':
+    case 'toolDescription':
+    case 'agentName':
+    case 'maxReexecutions':
+    case 'maxRetries':
+    case 'signal':
+      return true;
+    default:
+      return false;
+  }
+}
 
 /**
  * Runs one tool call through the hooks inside an `execute_tool {toolName}` span:
@@ -121,17 +146,24 @@ export interface CallPlan<S> extends CallSpec<S> {
   readonly retry?: RetryPolicy | undefined;
 }
 
-/** Validates executeTool options; every problem is reported before any hook runs. @internal */
+/**
+ * Validates executeTool options; every problem is reported before any hook runs. Each option is read
+ * once: an option that is a getter (or a Proxy trap) cannot pass its check with one value and be used
+ * with another. @internal
+ */
 function prepare<S>(options: ExecuteToolOptions<S>, label: OptionLabels): CallPlan<S> {
   const where = label.where;
   requireObject(options, label.options);
   // The known keys are checked here, at one call site that sees one options shape; the shared helper
   // only words the error for the first unknown one.
-  for (const key in options) if (!OPTIONS.has(key)) rejectUnknownOptions(options, OPTIONS, where);
+  for (const key in options) if (!isOption(key)) rejectUnknownOptions(options, OPTIONS, where);
   const core = runnerCore<S>(options.hooks, where);
-  requireToolName(options.toolName, label.toolName);
-  requireArgs(options.args, label.args);
-  requireFunction(options.execute, label.execute);
+  const toolName = options.toolName;
+  requireToolName(toolName, label.toolName);
+  const args = options.args;
+  requireArgs(args, label.args);
+  const execute = options.execute;
+  requireFunction(execute, label.execute);
   const tools = options.tools;
   if (tools !== undefined) {
     requireObject(tools, label.tools);
@@ -142,10 +174,10 @@ function prepare<S>(options: ExecuteToolOptions<S>, label: OptionLabels): CallPl
   const isRedirectTarget = tools === undefined ? noRedirectTarget : (name: string) => redirectExecutor(name) !== undefined;
   return {
     core,
-    toolName: options.toolName,
-    args: options.args,
+    toolName,
+    args,
     state: options.state as S,
-    execute: options.execute,
+    execute,
     redirectExecutor,
     isRedirectTarget,
     callId: optionalString(options.callId, label.callId),

@@ -13,6 +13,8 @@ import type { ScopeMetrics } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Library } from '../../../bench/library.js';
 import { loadLibrary } from '../../../bench/library.js';
+import type { Guards } from '../../../bench/guarded.js';
+import { guardedDroppedRootSync, loadGuards } from '../../../bench/guarded.js';
 import { measureHeap, sampleRound } from '../../../bench/measure.js';
 import type { Scenario } from '../../../bench/scenarios.js';
 import { logDestinations, noSdkScenarios, sdkScenarios } from '../../../bench/scenarios.js';
@@ -24,6 +26,7 @@ import { INSTRUMENTATION_NAME, SPAN_AFTER_TOOL, SPAN_BEFORE_TOOL } from '../../.
 const QUICK = { batch: 5, timeMs: 5, minSamples: 3, warmupMs: 0 } as const;
 
 let lib: Library;
+let guards: Guards | undefined;
 let sdk: TracingSdk | undefined;
 
 function disableGlobals(): void {
@@ -36,6 +39,7 @@ beforeAll(async () => {
   // The no-SDK scenarios need the API's no-op globals: nothing registered by an earlier file.
   disableGlobals();
   lib = await loadLibrary('src');
+  guards = await loadGuards('src', undefined);
 });
 
 afterAll(async () => {
@@ -92,7 +96,8 @@ describe('benchmark smoke run', () => {
 
   it('runs every SDK scenario and yields numbers, heap figures included', async () => {
     sdk = installTracingSdk();
-    const scenarios = sdkScenarios(lib);
+    const scenarios = sdkScenarios(lib, guards);
+    expect(scenarios.map((s) => s.id)).toContain('sdk.dropped-root.continue.beyond-guards');
     await expectNumbers(scenarios);
     const tracingSdk = sdk;
     const heap = await measureHeap(scenarios[1]?.call ?? (() => Promise.resolve()), 200, () => tracingSdk.flush());
@@ -156,6 +161,36 @@ describe('benchmark smoke run', () => {
     expect(await hand.call()).toEqual({ hits: 3, limit: 10 });
     expect(await recordShapes(sdk as TracingSdk, library.call, 2)).toEqual([]);
     expect(await recordShapes(sdk as TracingSdk, hand.call, 2)).toEqual([]);
+  });
+
+  it('the guarded pair: the library, the guarded and the plain hand-written call give one result and record no span', async () => {
+    const scenarios = sdkScenarios(lib, guards);
+    const library = scenarios.find((s) => s.id === 'sdk.dropped-root.continue.beyond-guards') as Scenario;
+    const guarded = scenarios.find((s) => s.id === library.baseline) as Scenario;
+    const hand = scenarios.find((s) => s.id === guarded.baseline) as Scenario;
+    expect([guarded.id, hand.id]).toEqual(['sdk.dropped-root.continue.guarded', 'sdk.dropped-root.continue.hand']);
+    expect(await library.call()).toEqual(await hand.call());
+    expect(await guarded.call()).toEqual(await hand.call());
+    expect(await recordShapes(sdk as TracingSdk, guarded.call, 2)).toEqual([]);
+  });
+
+  it('the guarded baseline keeps the promises it is named for: checked options, read-only arguments, guarded hook calls', async () => {
+    const { tracer, provider } = sampledOutTracer();
+    const seen: unknown[] = [];
+    const call = guardedDroppedRootSync(guards as Guards, tracer, [
+      { name: 'edits', beforeTool: (_tool, args) => void Object.assign(args, { limit: 1 }) },
+      { name: 'reads', beforeTool: (_tool, args) => void seen.push(args.limit) },
+    ]);
+    const args = { limit: 50 };
+    // The first hook's edit throws (frozen copy), is swallowed as its failure (Continue); the caller's object is untouched.
+    expect(await call({ toolName: 'search', args, execute: (runWith) => runWith.limit })).toBe(50);
+    expect(args.limit).toBe(50);
+    expect(seen).toEqual([50]);
+    await expect(call({ toolName: 'search', args, execute: () => 1, callid: 'x' } as never)).rejects.toThrow(/unknown option "callid"/);
+    await expect(call({ toolName: '', args, execute: () => 1 })).rejects.toThrow(/toolName must be a non-empty string/);
+    const refuses = guardedDroppedRootSync(guards as Guards, tracer, [{ name: 'stops', beforeTool: () => lib.abort('no') }]);
+    await expect(refuses({ toolName: 'search', args, execute: () => 1 })).rejects.toThrow('the guarded baseline runs hooks that Continue only');
+    await provider.shutdown();
   });
 
   it('the approved scenario records the approval span between the phase and the tool, and runs the tool', async () => {
@@ -223,7 +258,7 @@ describe('benchmark smoke run', () => {
       expect(stdout).toMatch(/sdk\.dropped-root .*paired\)/);
       expect(results.node).toBe(process.version);
       expect(results.cpu.length).toBeGreaterThan(0);
-      expect(results.scenarios.map((s) => s.id)).toEqual([...noSdkScenarios(lib), ...sdkScenarios(lib)].map((s) => s.id));
+      expect(results.scenarios.map((s) => s.id)).toEqual([...noSdkScenarios(lib), ...sdkScenarios(lib, guards)].map((s) => s.id));
       for (const scenario of results.scenarios) {
         expect(scenario.medianNs, scenario.id).toBeGreaterThan(0);
         expect(scenario.samples, scenario.id).toBeGreaterThan(0);

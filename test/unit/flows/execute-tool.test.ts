@@ -351,6 +351,44 @@ describe('executeTool: bad input', () => {
     expect(beforeTool).not.toHaveBeenCalled();
   });
 
+  it('reads each option once: a getter cannot pass its check with one value and run with another', async () => {
+    const reads: Record<string, number> = {};
+    const values: Record<string, unknown[]> = {
+      toolName: ['search', ''],
+      args: [{ q: 'checked' }, 'not arguments'],
+      execute: [(args: Record<string, unknown>) => args.q, 'not a function'],
+    };
+    const options = { hooks } as Record<string, unknown>;
+    for (const [key, answers] of Object.entries(values)) {
+      Object.defineProperty(options, key, {
+        enumerable: true,
+        get: () => answers[Math.min((reads[key] = (reads[key] ?? 0) + 1) - 1, answers.length - 1)],
+      });
+    }
+    await expect(executeTool(options as never)).resolves.toBe('checked');
+    expect(reads).toEqual({ toolName: 1, args: 1, execute: 1 });
+  });
+
+  it('accepts every documented option and names an unknown one, with the nearest known name when one is near', async () => {
+    const all = {
+      hooks,
+      toolName: 't',
+      args: {},
+      state: undefined,
+      execute: () => 'ran',
+      tools: {},
+      callId: 'c',
+      toolDescription: 'd',
+      agentName: 'a',
+      maxReexecutions: 1,
+      maxRetries: 1,
+      signal: new AbortController().signal,
+    };
+    await expect(executeTool(all)).resolves.toBe('ran');
+    await expect(executeTool({ ...all, toolname: 't' } as never)).rejects.toThrow('executeTool: unknown option "toolname"; did you mean "toolName"?');
+    await expect(executeTool({ ...all, maxRetry: 1 } as never)).rejects.toThrow(/executeTool: unknown option "maxRetry"; the options are hooks, toolName, .*, maxRetries, signal$/);
+  });
+
   it('keeps __proto__ keys of newArgs as data without polluting prototypes', async () => {
     const hostile = JSON.parse('{"__proto__": {"isAdmin": true}, "q": "x"}') as Record<string, unknown>;
     const hooks2 = runner([{ name: 'r', beforeTool: () => redirect({ newArgs: hostile }) }]);
