@@ -15,8 +15,6 @@ const sdk2 = (name: string): string => fileURLToPath(new URL(`./test/sdk2/node_m
 interface MatrixPoint {
   lane: 'root' | 'sdk2' | 'strands' | 'matrix';
   install?: Record<string, string>;
-  /** The entry's tests this point does not run: they start a process that resolves the framework by itself. */
-  exclude?: string[];
 }
 interface MatrixEntry {
   id: string;
@@ -60,10 +58,12 @@ const STRANDS_LANE = matrixTests('strands');
  * as `ai-v6`) resolves to the package it names; the other packages by their own names, subpaths through the
  * package's `exports`. Each name also has an alias to itself: Vite rewrites an import to the id a plugin
  * resolved only when an alias matches it; a package import without one is left bare and Node resolves it
- * from the test's folder, to the main project's copy (the sdk2 project's aliases do the same). A point's
- * `exclude` leaves out the entry's tests that start a process resolving the framework by itself, which
- * these aliases do not reach (the Strands example runs `tsx`, which takes `@strands-agents/sdk` from
- * tsconfig.json `paths`: the Strands lane's copy, not the point's).
+ * from the test's folder, to the main project's copy (the sdk2 project's aliases do the same). A test that
+ * starts a process resolving the framework by itself is out of these aliases' reach: the Strands example
+ * runs `tsx`, which takes `@strands-agents/sdk` from tsconfig.json `paths` (the Strands lane's copy). The
+ * project hands such a process the point's tsconfig.json (TSX_TSCONFIG_PATH, which tsx reads): written by
+ * scripts/test-versions.mjs, tsconfig.json's with the paths of the packages the point installs re-pointed
+ * into the point's install.
  */
 function matrixProjects(run: string | undefined) {
   if (run === undefined || run === '') return [];
@@ -83,6 +83,8 @@ function matrixProjects(run: string | undefined) {
       throw new Error(`matrix lane ${run}: ${target} is not installed in ${laneDir} (node scripts/test-versions.mjs installs it)`);
     }
   }
+  const tsconfig = resolve(laneDir, 'tsconfig.json');
+  if (!existsSync(tsconfig)) throw new Error(`matrix lane ${run}: ${laneDir} has no tsconfig.json (node scripts/test-versions.mjs writes it)`);
   const plugin: Plugin = {
     name: 'toolhooks-matrix-lane',
     enforce: 'pre',
@@ -109,7 +111,7 @@ function matrixProjects(run: string | undefined) {
           replacement: `${name}$1`,
         })),
       },
-      test: { name: 'matrix', include: matrixTests(id), exclude: spec.exclude ?? [], env: entry.env ?? {}, sequence: { groupOrder: 5 } },
+      test: { name: 'matrix', include: matrixTests(id), env: { ...entry.env, TSX_TSCONFIG_PATH: tsconfig }, sequence: { groupOrder: 5 } },
     },
   ];
 }

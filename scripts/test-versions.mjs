@@ -2,9 +2,9 @@
 // The version matrix (test/versions.json): for each entry, its oldest and newest points. A point in the
 // lane `matrix` is installed into test/versions/<entry>-<point>/ (its exact versions, lockfile-less,
 // skipped when that folder already holds them) and the entry's tests run against it (vitest project
-// `matrix`, TOOLHOOKS_MATRIX=<entry>:<point>), but for those the point's `exclude` names. A point in the
-// lane `root`, `sdk2` or `strands` is run by the normal tiers (`npm test`) and only listed here. Prints
-// one line per point and a summary with times; exits 1 when a point failed.
+// `matrix`, TOOLHOOKS_MATRIX=<entry>:<point>; a tsx child the tests start takes the point's tsconfig.json,
+// written here). A point in the lane `root`, `sdk2` or `strands` is run by the normal tiers (`npm test`) and
+// only listed here. Prints one line per point and a summary with times; exits 1 when a point failed.
 //
 // Usage: node scripts/test-versions.mjs [--list] [--registry] [<entry>[:oldest|:newest] ...]
 //   --list      print the points and where each runs; install and run nothing
@@ -12,7 +12,7 @@
 //               report the points that are not those (a maintenance check; nothing is run)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, posix, relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
@@ -46,9 +46,8 @@ function selectedPoints() {
 
 /** The versions a point pins, by package name. */
 const versionsOf = (spec) => spec.install ?? spec.versions ?? {};
-/** A point's versions, and the entry's tests it leaves out (its `exclude`). */
-const describe = (spec) =>
-  Object.entries(versionsOf(spec)).map(([name, version]) => `${name}@${version}`).join(' ') + (spec.exclude?.length ? ` (without ${spec.exclude.join(', ')})` : '');
+/** A point's versions. */
+const describe = (spec) => Object.entries(versionsOf(spec)).map(([name, version]) => `${name}@${version}`).join(' ');
 
 /** Installs a matrix point into its lane folder, unless that folder holds exactly these versions already. */
 function install(dir, spec) {
@@ -69,6 +68,40 @@ function install(dir, spec) {
   if (npm.status !== 0) return 'failed';
   writeFileSync(stamp, wanted);
   return 'installed';
+}
+
+/**
+ * Writes the point's tsconfig.json, for the processes its tests start with `tsx` (the Strands example),
+ * which resolve a package named in tsconfig.json `paths` through those paths, out of the reach of the
+ * matrix's Vite aliases; the vitest project `matrix` hands it to them (TSX_TSCONFIG_PATH). It extends
+ * tsconfig.json and repeats its `paths` (an extending file's `paths` replaces them all, relative to itself),
+ * those of a package the point installs (the package, a subpath or a `*` pattern) re-pointed from the
+ * lane's copy (`…/node_modules/<package>/<file>`) to the same file in the point's node_modules. Returns why
+ * it could not, or undefined.
+ */
+function writeTsconfig(dir, spec) {
+  const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8'));
+  const toPosix = (path) => path.split(sep).join(posix.sep);
+  const paths = {};
+  for (const [name, targets] of Object.entries(compilerOptions.paths ?? {})) {
+    const installed = Object.keys(spec.install).find((pkg) => name === pkg || name.startsWith(`${pkg}/`));
+    paths[name] = [];
+    for (const target of targets) {
+      if (installed === undefined) {
+        paths[name].push(toPosix(relative(dir, join(root, target))));
+        continue;
+      }
+      const at = target.lastIndexOf(`node_modules/${installed}/`);
+      if (at === -1) return `tsconfig.json maps ${name} to ${target}, not into an install of ${installed}`;
+      const repointed = `./${target.slice(at)}`;
+      // A `*` pattern (a subpath mapping) is checked up to its wildcard.
+      if (!existsSync(join(dir, repointed.split('*')[0] ?? ''))) return `tsconfig.json maps ${name} to ${target}; ${relative(root, join(dir, repointed))} is not in the point's install`;
+      paths[name].push(repointed);
+    }
+  }
+  const tsconfig = { extends: toPosix(relative(dir, join(root, 'tsconfig.json'))), compilerOptions: { paths } };
+  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+  return undefined;
 }
 
 /** The oldest and newest releases (no pre-releases) the registry serves in a range. */
@@ -126,7 +159,9 @@ for (const { entry, point, spec } of points) {
   const dir = join(root, 'test/versions', `${entry.id}-${point}`);
   const installed = install(dir, spec);
   const installSeconds = (performance.now() - started) / 1000;
-  if (installed === 'failed') {
+  const unwritten = installed === 'failed' ? undefined : writeTsconfig(dir, spec);
+  if (unwritten !== undefined) console.error(`test-versions: ${label}: ${unwritten}`);
+  if (installed === 'failed' || unwritten !== undefined) {
     results.push({ label, outcome: 'install failed', seconds: installSeconds });
     continue;
   }

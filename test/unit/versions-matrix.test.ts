@@ -1,11 +1,9 @@
 /**
  * The version matrix (test/versions.json, run by scripts/test-versions.mjs) against package.json: every
  * peer has an entry, the entries' ranges are the peer ranges, every point pins a release inside its range,
- * a point the normal tiers run is the version those tiers install, and every test file named exists (a
- * matrix point's `exclude` among them).
+ * a point the normal tiers run is the version those tiers install, and every test file named exists.
  */
 import { existsSync, globSync, readFileSync } from 'node:fs';
-import { matchesGlob } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PEERS as POLICY_PEERS } from '../../src/policy/peer.js';
 
@@ -13,7 +11,6 @@ interface Point {
   lane: 'root' | 'sdk2' | 'strands' | 'matrix';
   install?: Record<string, string>;
   versions?: Record<string, string>;
-  exclude?: string[];
 }
 interface Entry {
   id: string;
@@ -163,20 +160,13 @@ describe('test/versions.json', () => {
     }
   });
 
-  it('names test files that exist, excludes only its own tests from a matrix point, and env and imports only for a lane that uses them', () => {
+  it('names test files that exist, and env and imports only for a lane that uses them', () => {
     for (const entry of entries) {
       const tests = testsOf(entry);
       expect(tests.length, entry.id).toBeGreaterThan(0);
       for (const pattern of tests) {
         const found = pattern.includes('*') ? globSync(pattern, { cwd: root }).length > 0 : existsSync(new URL(pattern, root));
         expect(found, `${entry.id}: ${pattern}`).toBe(true);
-      }
-      for (const which of ['oldest', 'newest'] as const) {
-        const { lane, exclude = [] } = entry[which];
-        expect(exclude.length === 0 || lane === 'matrix', `${entry.id}:${which}: exclude outside the matrix lane`).toBe(true);
-        for (const file of exclude) {
-          expect(existsSync(new URL(file, root)) && tests.some((pattern) => matchesGlob(file, pattern)), `${entry.id}:${which}: exclude ${file}`).toBe(true);
-        }
       }
       const laneNames = new Set([...Object.keys(entry.oldest.install ?? {}), ...Object.keys(entry.newest.install ?? {})]);
       for (const [name, target] of Object.entries(entry.imports ?? {})) {

@@ -1,6 +1,8 @@
 /**
  * examples/strands.ts, run the way its header says (`npx tsx examples/strands.ts`), offline; in the
- * `strands` project (Strands from its install lane, test/strands/).
+ * `strands` project (Strands from its install lane, test/strands/) and at the version matrix's oldest
+ * Strands point (project `matrix`: TSX_TSCONFIG_PATH hands tsx that point's tsconfig.json, whose `paths`
+ * name its install; runExample passes the environment on).
  */
 import { describe, expect, it } from 'vitest';
 import { runExample } from '../../support/run-example.js';
