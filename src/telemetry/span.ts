@@ -2,12 +2,14 @@
  * The one guarded way toolhooks touches a tracer or a span: the call span, the phase spans, the
  * execute spans and every adapter's spans (which are call spans) go through these functions, so a
  * tracer or span method that throws is reported (`reportTelemetryFailure`) and never reaches a caller —
- * not through the flows, and not through `runBefore` / `runAfter` / `runError`.
+ * not through the flows, and not through `runBefore` / `runAfter` / `runError`. The adapters' look-ups of an
+ * `execute_tool` span to record on read the active span through `recordingActiveSpan`.
  * @internal
  */
 import type { Attributes, Context, Link, Span, SpanContext, TimeInput, Tracer } from '@opentelemetry/api';
 import { INVALID_TRACEID, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
 import { reportTelemetryFailure } from './failures.js';
+import { sdkSpanNameAndAttributes } from './otel-private.js';
 
 /**
  * Starts an INTERNAL span, recording or not; undefined only when the tracer throws. Never throws.
@@ -67,6 +69,41 @@ export function activeSpanContext(): SpanContext | undefined {
     return trace.getActiveSpan()?.spanContext();
   } catch (error) {
     reportTelemetryFailure('span.spanContext', error);
+    return undefined;
+  }
+}
+
+/**
+ * What `recordingActiveSpan` asks of a span: given the name it was started with and its attributes so far
+ * (each undefined when the span does not say: not an SDK span), and the caller's `a` and `b`, whether it is
+ * the span sought. May throw: it runs inside the guard.
+ */
+type ActiveSpanTest<A, B> = (name: string | undefined, attributes: Readonly<Record<string, unknown>> | undefined, a: A, b: B) => boolean;
+
+/**
+ * The active span when it records and `test(name, attributes, a, b)` passes, else undefined. With
+ * `unwrap`, the span it gives for the active one (when it gives one) is read instead. An ended span does
+ * not record (the API's own answer), so only its name and attributes need the SDK's private state. A
+ * failure anywhere (the context manager, `isRecording`, a hostile getter, the test) is reported under
+ * `where` and gives undefined; the test gets its arguments as `a` and `b`, so a call makes no closure.
+ * Never throws.
+ *
+ * @example
+ * ```ts
+ * const isToolSpan = (name: string | undefined, _attributes: unknown, tool: string): boolean => name === `execute_tool ${tool}`;
+ * const span = recordingActiveSpan('framework execute_tool span', isToolSpan, 'search', undefined);
+ * ```
+ */
+export function recordingActiveSpan<A, B>(where: string, test: ActiveSpanTest<A, B>, a: A, b: B, unwrap?: (active: Span) => Span | undefined): Span | undefined {
+  try {
+    const active = trace.getActiveSpan();
+    if (active === undefined) return undefined;
+    const span = unwrap === undefined ? active : (unwrap(active) ?? active);
+    if (!span.isRecording()) return undefined;
+    const { name, attributes } = sdkSpanNameAndAttributes(span);
+    return test(name, attributes, a, b) ? span : undefined;
+  } catch (error) {
+    reportTelemetryFailure(where, error);
     return undefined;
   }
 }

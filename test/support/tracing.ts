@@ -2,6 +2,7 @@
  * An in-memory trace pipeline for tests: a real SDK tracer provider whose finished spans are read
  * back, with the AsyncLocalStorage context manager so parent/child links across awaits are real.
  */
+import type { Span } from '@opentelemetry/api';
 import { ROOT_CONTEXT, context, createContextKey } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
@@ -97,4 +98,28 @@ export function eventsOf(span: ReadableSpan, name?: string): { name: string; att
   return span.events
     .filter((event) => name === undefined || event.name === name)
     .map((event) => ({ name: event.name, attributes: { ...(event.attributes ?? {}) } }));
+}
+
+/**
+ * `span` with an `isRecording` that throws (a broken SDK or a hostile wrapper); every other member is the
+ * span's own.
+ *
+ * @example
+ * ```ts
+ * const broken = brokenIsRecording(tracing.tracer.startSpan('agent step'));
+ * context.with(trace.setSpan(context.active(), broken), () => frameworkToolSpan('search', 'c1')); // undefined, reported
+ * ```
+ */
+export function brokenIsRecording(span: Span): Span {
+  return new Proxy(span, {
+    get(target, prop) {
+      if (prop === 'isRecording') {
+        return () => {
+          throw new Error('span.isRecording broken');
+        };
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -5,9 +5,9 @@
  * @internal
  */
 import type { Attributes, Span } from '@opentelemetry/api';
-import { context as otelContext, propagation, trace } from '@opentelemetry/api';
+import { context as otelContext, propagation } from '@opentelemetry/api';
 import { reportTelemetryFailure } from '../../telemetry/failures.js';
-import { sdkSpanNameAndAttributes } from '../../telemetry/otel-private.js';
+import { recordingActiveSpan } from '../../telemetry/span.js';
 import { callSpanOfRun } from '../../flows/outer-call.js';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
@@ -99,16 +99,12 @@ export function withTraceContext(meta: Record<string, unknown> | undefined): Rec
  * starting a second `execute_tool`. Never throws.
  */
 export function outerToolSpan(): Span | undefined {
-  try {
-    const active = trace.getActiveSpan();
-    // Inside a hooked tool's executor the active span is its toolhooks.execute run: the call's span covers it.
-    const span = active === undefined ? undefined : (callSpanOfRun(active) ?? active);
-    if (span === undefined || !span.isRecording()) return undefined;
-    const { name, attributes } = sdkSpanNameAndAttributes(span);
-    const operation = attributes?.[ATTR_GEN_AI_OPERATION_NAME];
-    return operation === GEN_AI_OPERATION_EXECUTE_TOOL || (operation === undefined && name?.startsWith(`${SPAN_EXECUTE_TOOL_PREFIX} `) === true) ? span : undefined;
-  } catch (error) {
-    reportTelemetryFailure('outer execute_tool span', error);
-    return undefined;
-  }
+  // Inside a hooked tool's executor the active span is its toolhooks.execute run: the call's span covers it.
+  return recordingActiveSpan('outer execute_tool span', isExecuteToolSpan, undefined, undefined, callSpanOfRun);
+}
+
+/** Whether a span is an `execute_tool` span: by its operation name, else (none recorded) by its name's prefix. */
+function isExecuteToolSpan(name: string | undefined, attributes: Readonly<Record<string, unknown>> | undefined): boolean {
+  const operation = attributes?.[ATTR_GEN_AI_OPERATION_NAME];
+  return operation === GEN_AI_OPERATION_EXECUTE_TOOL || (operation === undefined && name?.startsWith(`${SPAN_EXECUTE_TOOL_PREFIX} `) === true);
 }

@@ -1,4 +1,4 @@
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { ToolExecutionOptions } from 'ai-v6';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai-v6';
@@ -20,7 +20,8 @@ import {
   SPAN_EXECUTE_TOOL_PREFIX,
 } from '../../../src/telemetry/semconv.js';
 import { answers, callsTools, streams, toolResultsSent } from '../../support/ai-model.js';
-import { useTestTracing } from '../../support/tracing.js';
+import { brokenIsRecording, useTestTracing } from '../../support/tracing.js';
+import { telemetryFailuresDuring } from '../../support/diag.js';
 import { DEEP, deepEditor, deepestOf, deeplyNested } from '../../support/deep-args.js';
 
 const tracing = useTestTracing();
@@ -305,6 +306,15 @@ describe('withHooks: the returned tool set', () => {
     const hooked = withHooks(tools, runner([]));
     await expect(hooked.weather.execute!({ city: 'Nice' }, { toolCallId: 'manual', messages: [] })).resolves.toBe('sunny in Nice');
     expect(executeToolSpan('weather').attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('manual');
+  });
+
+  it("an active span whose isRecording throws: reported once as the framework execute_tool span's failure, the call goes on with its own span", async () => {
+    const { tools } = makeTools();
+    const hooked = withHooks(tools, runner([]));
+    const broken = brokenIsRecording(tracing.tracer.startSpan('agent step'));
+    const reported = await telemetryFailuresDuring(() => context.with(trace.setSpan(context.active(), broken), () => hooked.weather.execute!({ city: 'Nice' }, { toolCallId: 'c1', messages: [] })));
+    expect(reported).toEqual({ value: 'sunny in Nice', failures: 1, messages: [expect.stringContaining('telemetry failed in framework execute_tool span (')] });
+    expect(executeToolSpan('weather', 'c1').attributes[ATTR_OUTCOME]).toBe('completed');
   });
 });
 

@@ -27,7 +27,8 @@ import {
   SPAN_EXECUTE,
   SPAN_EXECUTE_TOOL_PREFIX,
 } from '../../../src/telemetry/semconv.js';
-import { createTestTracing } from '../../support/tracing.js';
+import { brokenIsRecording, createTestTracing } from '../../support/tracing.js';
+import { telemetryFailuresDuring } from '../../support/diag.js';
 import { newTracerProvider, simpleSpanProcessor } from '../../support/sdk.js';
 
 const tracing = createTestTracing();
@@ -303,6 +304,14 @@ describe("withMcpHooks(…, { span: 'outer' }): an MCP call inside another execu
     // Below the outer call's executor run, as any span its tool starts.
     const run = tracing.spansNamed(SPAN_EXECUTE).find((span) => span.parentSpanContext?.spanId === outer.spanContext().spanId);
     expect(inner.parentSpanContext?.spanId).toBe(run?.spanContext().spanId);
+  });
+
+  it("an active span whose isRecording throws: reported once as the outer execute_tool span's failure, the call goes on with its own span", async () => {
+    const fs = withMcpHooks(client, runner([]), { server: 'fs', span: 'outer' });
+    const broken = brokenIsRecording(tracing.tracer.startSpan('agent run'));
+    const reported = await telemetryFailuresDuring(() => context.with(trace.setSpan(context.active(), broken), () => fs.callTool({ name: 'read_file', arguments: { path: 'a' } })));
+    expect(reported).toEqual({ value: { content: [{ type: 'text', text: 'contents of a' }] }, failures: 1, messages: [expect.stringContaining('telemetry failed in outer execute_tool span (')] });
+    expect(only(tracing.spansNamed(`${SPAN_EXECUTE_TOOL_PREFIX} mcp__fs__read_file`)).attributes[ATTR_MCP_METHOD_NAME]).toBe('tools/call');
   });
 
   it("outside any execute_tool span, 'outer' starts the call's own span; a wrong value is a TypeError", async () => {
