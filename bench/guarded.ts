@@ -98,17 +98,8 @@ interface GuardedRun {
   readonly args: ToolArgs;
 }
 
-function isGuardedOption(key: string): boolean {
-  switch (key) {
-    case 'toolName':
-    case 'args':
-    case 'execute':
-    case 'callId':
-      return true;
-    default:
-      return false;
-  }
-}
+/** The options the guarded call takes, checked as `executeTool` checks its own. */
+const OPTIONS: ReadonlySet<string> = new Set(['toolName', 'args', 'execute', 'callId']);
 
 /**
  * The guarded call: `call({ toolName, args, execute, callId })` runs `hooks` (which must Continue: this
@@ -121,7 +112,6 @@ export function guardedDroppedRootSync(guards: Guards, tracer: Tracer, hooks: re
   const validate: typeof Validate = guards.validate;
   const entries = hooks.map((hook, index) => guards.createHookEntry(hook, index, { timeoutMs: 0, failureMode: 'open' })) as HookEntry<unknown>[];
   const matched: Matched<unknown> = { entries, matcherErrors: undefined, enforced: true };
-  const names = ['toolName', 'args', 'execute', 'callId'];
   function inSpan(run: GuardedRun, execute: GuardedOptions['execute']): unknown {
     for (const entry of entries) {
       const verdict = invoke(run, entry);
@@ -132,7 +122,7 @@ export function guardedDroppedRootSync(guards: Guards, tracer: Tracer, hooks: re
   }
   return async function call(options: GuardedOptions): Promise<unknown> {
     validate.requireObject(options, 'call(options)');
-    for (const key in options) if (!isGuardedOption(key)) validate.rejectUnknownOptions(options, names, 'call');
+    for (const key in options) if (!OPTIONS.has(key)) validate.rejectUnknownOptions(options, OPTIONS, 'call');
     const toolName = options.toolName;
     validate.requireToolName(toolName, 'call: toolName');
     const args = options.args;
@@ -140,7 +130,7 @@ export function guardedDroppedRootSync(guards: Guards, tracer: Tracer, hooks: re
     const execute = options.execute;
     validate.requireFunction(execute, 'call: execute');
     const callId = validate.optionalString(options.callId, 'call: callId');
-    const request: PhaseRequest = { phase: 'before_tool', toolName, args, state: undefined, callId, attempt: 1, traced: false };
+    const request: PhaseRequest = { phase: 'before_tool', toolName, args, state: undefined, callId, attempt: 1 };
     const run: GuardedRun = { request, matched, args: hookArgs(args, undefined) };
     let span: Span | undefined;
     try {

@@ -128,8 +128,8 @@ function droppedRootByHand(hooks: readonly PlainHook[]): () => Promise<unknown> 
   return () => call(TOOL_NAME, ARGS, CALL_ID);
 }
 
-/** The guarded baseline of the commonest call, and the library measured against it. */
-function guardedRows(lib: Library, guards: Guards, decision: ReturnType<typeof capLimit>): Scenario[] {
+/** The guarded baseline of the commonest call, and `continueCall` (the `sdk.dropped-root.continue` call) against it. */
+function guardedRows(guards: Guards, decision: ReturnType<typeof capLimit>, continueCall: () => Promise<unknown>): Scenario[] {
   const guarded = guardedDroppedRootSync(guards, sampledOutTracer().tracer, libraryHooks(continueHooks(2, decision)));
   return [
     {
@@ -149,7 +149,7 @@ function guardedRows(lib: Library, guards: Guards, decision: ReturnType<typeof c
       library: true,
       target: { maxRatio: 1.1 },
       paired: true,
-      call: libraryCall(lib, libraryHooks(continueHooks(2, decision)), sampledOutTracer().tracer, undefined, ARGS, {}, syncTool),
+      call: continueCall,
     },
   ];
 }
@@ -210,6 +210,8 @@ export function noSdkScenarios(lib: Library): Scenario[] {
 /** The scenarios that run with the tracing SDK registered; call after `installTracingSdk()`. */
 export function sdkScenarios(lib: Library, guards?: Guards): Scenario[] {
   const decision = capLimit(lib);
+  // The commonest call: its own row against plain hand-written code, and the row against the guarded code.
+  const continueCall = libraryCall(lib, libraryHooks(continueHooks(2, decision)), sampledOutTracer().tracer, undefined, ARGS, {}, syncTool);
   const pair = (id: string, what: string, hooks: readonly PlainHook[], maxRatio?: number): Scenario[] => [
     { id: `sdk.${id}.hand`, label: `SDK: hand-written OTel, ${what}`, setting: 'sdk', library: false, call: handWritten(hooks) },
     {
@@ -300,12 +302,12 @@ export function sdkScenarios(lib: Library, guards?: Guards): Scenario[] {
       baseline: 'sdk.dropped-root.continue.hand',
       library: true,
       paired: true,
-      call: libraryCall(lib, libraryHooks(continueHooks(2, decision)), sampledOutTracer().tracer, undefined, ARGS, {}, syncTool),
+      call: continueCall,
     },
     // The same call against hand-written code that keeps the promises toolhooks makes for it (its options
     // checked, hooks given a read-only copy, each hook called guarded and its answer checked; bench/guarded.ts):
     // the guarded row says what those promises cost, the next what the one call path costs beyond them.
-    ...(guards === undefined ? [] : guardedRows(lib, guards, decision)),
+    ...(guards === undefined ? [] : guardedRows(guards, decision, continueCall)),
     // The same, inside the agent's request span that the sampler dropped: the call's span would be a
     // child of a dropped span, so none is started. The baseline makes the same context switch.
     {

@@ -98,12 +98,8 @@ export class CallPhaseRequest implements PhaseRequest, CallTally, ArgsCopy {
   declare private readonly spec: CallSpec<unknown>;
 
   constructor(spec: CallSpec<unknown>) {
-    this.phase = 'before_tool';
-    this.toolName = spec.toolName;
-    this.args = spec.args;
-    this.value = undefined;
-    this.durationMs = 0;
-    this.attempt = 1;
+    // The call starts as the request of its first phase: the requested tool and arguments in before_tool.
+    this.askAbout('before_tool', spec.toolName, spec.args, 1, undefined, 0);
     this.agentName = spec.agentName ?? spec.core.agentName;
     this.traced = false;
     // What the phase run ahead of the call tallied (CallSpec.before) is the call's.
